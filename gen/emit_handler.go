@@ -1,0 +1,209 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// handlerSignature is the Go signature of a method on the Handler interface:
+// Name(ctx context.Context[, p *NameParams]) (NameResult, error).
+func handlerParams(m *Method, qual string) []jen.Code {
+	ps := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+	if len(m.Params) > 0 {
+		if qual != "" {
+			ps = append(ps, jen.Id("p").Op("*").Qual(qual, paramsName(m.Name)))
+		} else {
+			ps = append(ps, jen.Id("p").Op("*").Id(paramsName(m.Name)))
+		}
+	}
+	return ps
+}
+
+func resultType(m *Method, qual string) jen.Code {
+	if m.Result == nil {
+		return jen.Any()
+	}
+	if qual != "" {
+		return jen.Qual(qual, m.Result.Name)
+	}
+	return jen.Id(m.Result.Name)
+}
+
+func methodDoc(m *Method) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s implements %s", m.GoName, m.Name)
+	if m.Summary != "" {
+		b.WriteString(": " + m.Summary)
+	}
+	if m.Deprecated {
+		b.WriteString("\n\nDeprecated: use " + orNone(m.Replacement) + ".")
+	}
+	if m.Unstable {
+		b.WriteString("\n\nUnstable: this method may change in a patch release.")
+	}
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no replacement is named"
+	}
+	return s
+}
+
+func emitHandler(ir *IR) *jen.File {
+	f := jen.NewFile("rpcapi")
+	var methods []jen.Code
+	for _, m := range ir.Methods {
+		methods = append(methods, jen.Comment(methodDoc(m)), jen.Id(m.GoName).Params(handlerParams(m, "")...).Params(resultType(m, ""), jen.Error()))
+	}
+	f.Comment("Handler has one method per RPC method of the schema. impl/rpc implements it over the ledger; a method added")
+	f.Comment("to the schema breaks the build until it is written.")
+	f.Type().Id("Handler").Interface(methods...)
+
+	// Stub: func fields for tests; a nil field answers that the method is not available.
+	var fields []jen.Code
+	for _, m := range ir.Methods {
+		fields = append(fields, jen.Id(m.GoName+"Func").Func().Params(handlerParams(m, "")...).Params(resultType(m, ""), jen.Error()))
+	}
+	f.Comment("Stub is a Handler made of func fields, for tests. A method whose field is nil answers MethodNotAvailable.")
+	f.Type().Id("Stub").Struct(fields...)
+	f.Var().Id("_").Id("Handler").Op("=").Parens(jen.Op("*").Id("Stub")).Parens(jen.Nil())
+	for _, m := range ir.Methods {
+		args := []jen.Code{jen.Id("ctx")}
+		if len(m.Params) > 0 {
+			args = append(args, jen.Id("p"))
+		}
+		f.Func().Params(jen.Id("s").Op("*").Id("Stub")).Id(m.GoName).Params(handlerParams(m, "")...).Params(resultType(m, ""), jen.Error()).Block(
+			jen.If(jen.Id("s").Dot(m.GoName+"Func").Op("==").Nil()).Block(
+				jen.Var().Id("zero").Add(resultType(m, "")),
+				jen.Return(jen.Id("zero"), jen.Id(errorCtorName("MethodNotAvailable")).Call(jen.Lit(m.Name))),
+			),
+			jen.Return(jen.Id("s").Dot(m.GoName+"Func").Call(args...)),
+		)
+	}
+	return f
+}
+
+func emitDispatch(ir *IR) *jen.File {
+	f := jen.NewFile("rpcapi")
+	entries := jen.Dict{}
+	for _, m := range ir.Methods {
+		d := jen.Dict{
+			jen.Id("Name"): jen.Lit(m.Name),
+			jen.Id("call"): jen.Id(callName(m.Name)),
+		}
+		switch m.Transport {
+		case "ws":
+			d[jen.Id("Transport")] = jen.Id("TransportWS")
+		case "both":
+			d[jen.Id("Transport")] = jen.Id("TransportBoth")
+		}
+		if m.Commitment {
+			d[jen.Id("Commitment")] = jen.True()
+		}
+		if m.RejectsProcessed {
+			d[jen.Id("RejectsProcessed")] = jen.True()
+		}
+		if m.Deprecated {
+			d[jen.Id("Deprecated")] = jen.True()
+		}
+		if m.Replacement != "" {
+			d[jen.Id("Replacement")] = jen.Lit(m.Replacement)
+		}
+		if m.Unstable {
+			d[jen.Id("Unstable")] = jen.True()
+		}
+		if m.Since != "" {
+			d[jen.Id("Since")] = jen.Lit(m.Since)
+		}
+		if m.Notification != nil {
+			d[jen.Id("Notification")] = jen.Lit(m.Notification.Name)
+			d[jen.Id("Unsubscribe")] = jen.Lit(m.Notification.Unsubscribe)
+		}
+		if len(m.Errors) > 0 {
+			var es []jen.Code
+			for _, e := range m.Errors {
+				es = append(es, jen.Lit(e))
+			}
+			d[jen.Id("Errors")] = jen.Index().String().Values(es...)
+		}
+		entries[jen.Lit(m.Name)] = jen.Values(d)
+	}
+	f.Comment("Methods is the dispatch table: method name -> decode positional params -> validate -> call the handler.")
+	f.Var().Id("Methods").Op("=").Map(jen.String()).Op("*").Id("MethodInfo").Values(entries)
+
+	for _, m := range ir.Methods {
+		var body []jen.Code
+		if len(m.Params) == 0 {
+			body = append(body,
+				jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("splitParams").Call(jen.Id("raw"), jen.Lit(0)), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id("h").Dot(m.GoName).Call(jen.Id("ctx"))),
+			)
+		} else {
+			body = append(body,
+				jen.Id("p").Op(":=").New(jen.Id(paramsName(m.Name))),
+				jen.If(jen.Err().Op(":=").Id("p").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Err())),
+				jen.If(jen.Err().Op(":=").Id("p").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id("h").Dot(m.GoName).Call(jen.Id("ctx"), jen.Id("p"))),
+			)
+		}
+		f.Func().Id(callName(m.Name)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("raw").Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()).Block(body...)
+	}
+	return f
+}
+
+// emitParams declares <Method>Params with positional JSON methods: UnmarshalJSON reads the params array (naming a
+// bad param in the error), MarshalJSON writes it (dropping absent optional params at the end).
+func emitParams(ir *IR) *jen.File {
+	f := jen.NewFile("rpcapi")
+	for _, m := range ir.Methods {
+		if len(m.Params) == 0 {
+			continue
+		}
+		name := paramsName(m.Name)
+		var fields []jen.Code
+		for _, p := range m.Params {
+			st := jen.Id(p.GoName).Add(typ(p.Type, ""))
+			if p.Doc != "" {
+				st = st.Comment(oneLine(p.Doc))
+			}
+			fields = append(fields, st)
+		}
+		f.Comment(fmt.Sprintf("%s are the positional params of %s.", name, m.Name))
+		f.Type().Id(name).Struct(fields...)
+
+		dec := []jen.Code{
+			jen.List(jen.Id("list"), jen.Err()).Op(":=").Id("splitParams").Call(jen.Id("data"), jen.Lit(len(m.Params))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		}
+		for i, p := range m.Params {
+			dec = append(dec, jen.If(jen.Err().Op(":=").Id("decodeParam").Call(jen.Id("list"), jen.Lit(i), jen.Lit(p.Name), jen.Lit(p.Required), jen.Op("&").Id("p").Dot(p.GoName)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		}
+		if m.RejectsProcessed {
+			dec = append(dec, jen.If(jen.Id("commitmentOf").Call(jen.Id("list")).Op("==").Lit("processed")).Block(
+				jen.Return(jen.Id(errorCtorName("UnsupportedCommitment")).Call())))
+		}
+		dec = append(dec, jen.Return(jen.Nil()))
+		f.Func().Params(jen.Id("p").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
+
+		var vals, present []jen.Code
+		for _, p := range m.Params {
+			vals = append(vals, jen.Id("p").Dot(p.GoName))
+			if p.Required || !p.Type.Nilable() {
+				present = append(present, jen.True())
+			} else {
+				present = append(present, jen.Id("p").Dot(p.GoName).Op("!=").Nil())
+			}
+		}
+		f.Func().Params(jen.Id("p").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Return(jen.Id("marshalParams").Call(jen.Index().Any().Values(vals...), jen.Index().Bool().Values(present...))),
+		)
+	}
+	return f
+}
