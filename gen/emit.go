@@ -80,6 +80,13 @@ func typ(t *GoType, qual string) *jen.Statement {
 	case TPtr:
 		return jen.Op("*").Add(typ(t.Elem, qual))
 	case TSlice:
+		// encoding/json writes []uint8 as base64; lists of small numbers (account indexes) must stay arrays.
+		if t.Elem.Kind == TPrim && t.Elem.Prim == "uint8" {
+			if qual != "" {
+				return jen.Qual(qual, "U8List")
+			}
+			return jen.Id("U8List")
+		}
 		return jen.Index().Add(typ(t.Elem, qual))
 	case TArray:
 		return jen.Index(jen.Lit(t.Len)).Add(typ(t.Elem, qual))

@@ -152,6 +152,12 @@ func BuildIR(a *Assembled) (*IR, error) {
 	for i, k := range errs.Keys {
 		ir.Errors = append(ir.Errors, b.errorDef(k, errs.Vals[i], details.Get(k)))
 	}
+	// The generated runtime builds these errors itself, so every catalogue must define them.
+	for _, need := range []string{"InvalidParams", "MethodNotFound", "MethodNotAvailable", "UnsupportedCommitment"} {
+		if errs.Get(need) == nil {
+			b.probs.Add("schema/errors: the catalogue must define %s (the generated runtime uses it)", need)
+		}
+	}
 	ir.Decls = b.order
 	sort.SliceStable(ir.Decls, func(i, j int) bool { return ir.Decls[i].Name < ir.Decls[j].Name })
 	return ir, b.probs.Err()

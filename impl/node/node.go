@@ -1,0 +1,132 @@
+// Package node wires a ledgerd node together: the ledger directory, the RPC handler, and the HTTP and WebSocket
+// transports. cmd/ledgerd and the in-process tests both start nodes through it.
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/jsonrpc"
+	"ledgerd/impl/ledger"
+	"ledgerd/impl/rpc"
+)
+
+// Config is what a node is started with; the zero value of each field means the reference default.
+type Config struct {
+	LedgerDir    string // default ./test-ledger
+	Reset        bool
+	BindAddress  string // default 127.0.0.1
+	RPCPort      int    // default 8899; 0 after Defaults means "pick a free port" only when set to -1
+	WSPort       int    // default RPCPort + 1
+	MaxBodyBytes int64  // default 51200
+	Logger       *slog.Logger
+}
+
+// Defaults fills the zero fields with the reference node's defaults.
+func (c *Config) Defaults() {
+	if c.LedgerDir == "" {
+		c.LedgerDir = "test-ledger"
+	}
+	if c.BindAddress == "" {
+		c.BindAddress = "127.0.0.1"
+	}
+	if c.RPCPort == 0 {
+		c.RPCPort = 8899
+	}
+	if c.WSPort == 0 && c.RPCPort > 0 {
+		c.WSPort = c.RPCPort + 1
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+// Node is a running node.
+type Node struct {
+	Genesis *ledger.Genesis
+	HTTPURL string
+	WSURL   string
+
+	log      *slog.Logger
+	httpSrv  *http.Server
+	wsSrv    *http.Server
+	wsHandle *jsonrpc.WSHandler
+	done     chan error
+}
+
+// Start opens the ledger and starts serving. A port of -1 picks a free port (for tests).
+func Start(cfg Config) (*Node, error) {
+	cfg.Defaults()
+	g, err := ledger.OpenGenesis(cfg.LedgerDir, cfg.Reset)
+	if err != nil {
+		return nil, fmt.Errorf("opening ledger %s: %w", cfg.LedgerDir, err)
+	}
+	health := func() string { return "ok" }
+	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(), Health: health})
+	d := &rpcapi.Dispatcher{Handler: handler}
+	doc := []byte(rpcapi.OpenRPCDocument)
+
+	httpLn, err := listen(cfg.BindAddress, cfg.RPCPort)
+	if err != nil {
+		return nil, err
+	}
+	wsLn, err := listen(cfg.BindAddress, cfg.WSPort)
+	if err != nil {
+		httpLn.Close()
+		return nil, err
+	}
+	n := &Node{Genesis: g, log: cfg.Logger, done: make(chan error, 2)}
+	n.HTTPURL = "http://" + httpLn.Addr().String()
+	n.WSURL = "ws://" + wsLn.Addr().String()
+	n.httpSrv = jsonrpc.NewHTTPServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
+		MaxBodyBytes: cfg.MaxBodyBytes, Health: health, OpenRPC: doc, Logger: cfg.Logger,
+	}))
+	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{OpenRPC: doc, Logger: cfg.Logger})
+	n.wsSrv = jsonrpc.NewHTTPServer(wsLn.Addr().String(), n.wsHandle)
+	// WebSocket connections live long; the HTTP read/write timeouts must not cut them.
+	n.wsSrv.ReadTimeout, n.wsSrv.WriteTimeout = 0, 0
+	go func() { n.done <- serve(n.httpSrv, httpLn) }()
+	go func() { n.done <- serve(n.wsSrv, wsLn) }()
+	return n, nil
+}
+
+func listen(addr string, port int) (net.Listener, error) {
+	if port < 0 {
+		port = 0
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(addr, strconv.Itoa(port)))
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s:%d: %w", addr, port, err)
+	}
+	return ln, nil
+}
+
+func serve(s *http.Server, ln net.Listener) error {
+	if err := s.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Done reports a server that stopped by itself (an error), so the binary can exit.
+func (n *Node) Done() <-chan error { return n.done }
+
+// Close stops serving: in-flight requests get up to the context's deadline to finish.
+func (n *Node) Close(ctx context.Context) error {
+	if ctx == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+	}
+	err1 := n.httpSrv.Shutdown(ctx)
+	err2 := n.wsHandle.Shutdown(ctx)
+	err3 := n.wsSrv.Shutdown(ctx)
+	return errors.Join(err1, err2, err3)
+}

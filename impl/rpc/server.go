@@ -1,0 +1,59 @@
+// Package rpc implements the generated rpcapi.Handler over the node: each method turns its typed params into a
+// query of the node's state and returns the typed result. It stays thin; the ledger logic lives below it.
+package rpc
+
+import (
+	"context"
+
+	"ledgerd/generated/rpcapi"
+)
+
+// Version is the node-core version ledgerd reports. It follows the reference release line whose behaviour ledgerd
+// matches, because clients gate features on it.
+const Version = "2.1.16"
+
+// FeatureSet identifies the set of runtime features ledgerd implements (first 4 bytes of their hash, as the
+// reference reports it); clients read it as a plain number, so it stays below 2^32.
+const FeatureSet uint32 = 3271415109
+
+// Node is what the handler needs from the running node.
+type Node struct {
+	Identity    string        // base58 identity pubkey
+	GenesisHash string        // base58 genesis hash
+	Health      func() string // "ok", "behind" or "unknown"
+}
+
+// Server implements rpcapi.Handler.
+type Server struct {
+	node Node
+}
+
+var _ rpcapi.Handler = (*Server)(nil)
+
+// NewServer returns the handler for node.
+func NewServer(node Node) *Server { return &Server{node: node} }
+
+func (s *Server) GetVersion(ctx context.Context) (rpcapi.GetVersionResult, error) {
+	return rpcapi.Version{SolanaCore: Version, NodeCore: Version, FeatureSet: FeatureSet}, nil
+}
+
+func (s *Server) GetIdentity(ctx context.Context) (rpcapi.GetIdentityResult, error) {
+	return rpcapi.GetIdentityResult{Identity: s.node.Identity}, nil
+}
+
+func (s *Server) GetGenesisHash(ctx context.Context) (rpcapi.GetGenesisHashResult, error) {
+	return s.node.GenesisHash, nil
+}
+
+// GetHealth answers "ok", or -32005 as the reference does when the node is behind or its state is unknown.
+func (s *Server) GetHealth(ctx context.Context) (rpcapi.GetHealthResult, error) {
+	if s.node.Health == nil {
+		return "ok", nil
+	}
+	switch s.node.Health() {
+	case "ok":
+		return "ok", nil
+	default:
+		return "", rpcapi.NewNodeUnhealthyError()
+	}
+}
