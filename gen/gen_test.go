@@ -127,8 +127,8 @@ func TestSchemaChangeChangesCode(t *testing.T) {
 	}
 	p := filepath.Join(dir, "methods", "node.yaml")
 	src, _ := os.ReadFile(p)
-	// getGenesisHash takes no params; give it one.
-	edited := strings.Replace(string(src), "- name: getGenesisHash\n", "- name: getGenesisHash\n  params:\n    - name: extraFlag\n      schema: {type: boolean}\n", 1)
+	// getGenesisHash takes no params; give it one (its first "params: []" is the method's, the next its example's).
+	edited := strings.Replace(string(src), "  params: []\n", "  params:\n    - name: extraFlag\n      schema: {type: boolean}\n", 1)
 	if edited == string(src) {
 		t.Fatal("could not find getGenesisHash in node.yaml")
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mr-tron/base58"
@@ -225,3 +226,42 @@ func commitmentOf(list []json.RawMessage) string {
 
 // indexPath names an element of a list or map param, for error messages.
 func indexPath(path string, i any) string { return fmt.Sprintf("%s[%v]", path, i) }
+
+// U8List is a list of u8 (instruction account indexes, lookup-table indexes). It is written as a JSON array of
+// numbers; a plain []uint8 would be written as base64.
+type U8List []uint8
+
+func (l U8List) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, 2+4*len(l))
+	b = append(b, '[')
+	for i, v := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(v), 10)
+	}
+	return append(b, ']'), nil
+}
+
+func (l *U8List) UnmarshalJSON(data []byte) error {
+	var v []uint16
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	if v == nil {
+		*l = nil
+		return nil
+	}
+	out := make(U8List, len(v))
+	for i, x := range v {
+		if x > 255 {
+			return fmt.Errorf("invalid value: %d, expected u8", x)
+		}
+		out[i] = uint8(x)
+	}
+	*l = out
+	return nil
+}
