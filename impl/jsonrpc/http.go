@@ -1,0 +1,223 @@
+package jsonrpc
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultMaxBodyBytes is the reference's MAX_REQUEST_BODY_SIZE (50 KiB). SDKs size their requests to it.
+const DefaultMaxBodyBytes = 50 * 1024
+
+// The reference's plain-text replies (jsonrpc-http-server response.rs and handler.rs), byte for byte: the 415 and
+// 405 texts end with a newline, the 413 and 400 texts do not.
+const (
+	textUnsupportedContentType = "Supplied content type is not allowed. Content-Type: application/json is required\n"
+	textMethodNotAllowed       = "Used HTTP Method is not allowed. POST or OPTIONS is required\n"
+	textTooLarge               = "request body size exceeds allowed maximum"
+	textUTF8Error              = "utf-8 encoding error at byte %d in request body"
+)
+
+// HTTPOptions configures NewHTTPHandler. The zero value is usable.
+type HTTPOptions struct {
+	// MaxBodyBytes is the largest accepted request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Health returns the /health body ("ok", "behind", "unknown"); nil always answers "ok".
+	Health func() string
+	// OpenRPC is served at GET /openrpc.json and as the result of rpc.discover; nil serves neither.
+	OpenRPC []byte
+	// Extra maps more paths to handlers for GET and HEAD (for example /docs).
+	Extra map[string]http.Handler
+	// Logger receives internal errors and recovered panics; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+type httpHandler struct {
+	engine  *engine
+	maxBody int64
+	health  func() string
+	openrpc []byte
+	extra   map[string]http.Handler
+}
+
+// NewHTTPHandler serves JSON-RPC 2.0 over HTTP POST on every path, like the reference, except /health (any
+// method), GET /openrpc.json and the Extra paths. It panics if d is nil or OpenRPC is not valid JSON.
+func NewHTTPHandler(d Dispatcher, o HTTPOptions) http.Handler {
+	h := &httpHandler{
+		engine:  newEngine(d, o.Logger, o.OpenRPC),
+		maxBody: o.MaxBodyBytes,
+		health:  o.Health,
+		openrpc: o.OpenRPC,
+		extra:   o.Extra,
+	}
+	if h.maxBody <= 0 {
+		h.maxBody = DefaultMaxBodyBytes
+	}
+	if h.health == nil {
+		h.health = func() string { return "ok" }
+	}
+	return h
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setCORS(w.Header(), r)
+	switch {
+	case r.URL.Path == "/health":
+		writeBody(w, http.StatusOK, headerText, []byte(h.health()))
+	case r.Method == http.MethodPost:
+		h.serveRPC(w, r)
+	case r.Method == http.MethodOptions:
+		w.Header().Set("Allow", "OPTIONS, POST")
+		w.Header().Set("Accept", "application/json")
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusOK)
+	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.Path == "/openrpc.json" && h.openrpc != nil:
+		writeBody(w, http.StatusOK, headerJSON, h.openrpc)
+	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && h.extra[r.URL.Path] != nil:
+		h.extra[r.URL.Path].ServeHTTP(w, r)
+	default:
+		writeBody(w, http.StatusMethodNotAllowed, headerText, []byte(textMethodNotAllowed))
+	}
+}
+
+func (h *httpHandler) serveRPC(w http.ResponseWriter, r *http.Request) {
+	if !isJSONContentType(r.Header.Get("Content-Type")) {
+		writeBody(w, http.StatusUnsupportedMediaType, headerText, []byte(textUnsupportedContentType))
+		return
+	}
+	if r.ContentLength > h.maxBody {
+		writeBody(w, http.StatusRequestEntityTooLarge, headerText, []byte(textTooLarge))
+		return
+	}
+	body, err := readAtMost(r.Body, h.maxBody+1, r.ContentLength)
+	if err != nil {
+		// The client went away or the server's ReadTimeout fired: there is nobody to answer.
+		h.engine.log.DebugContext(r.Context(), "jsonrpc: reading request body", "err", err)
+		return
+	}
+	if int64(len(body)) > h.maxBody {
+		writeBody(w, http.StatusRequestEntityTooLarge, headerText, []byte(textTooLarge))
+		return
+	}
+	if !utf8.Valid(body) {
+		writeBody(w, http.StatusBadRequest, headerText,
+			fmt.Appendf(nil, textUTF8Error, validUTF8Prefix(body)))
+		return
+	}
+	reply := h.engine.handle(r.Context(), body, false)
+	if reply != nil {
+		reply = append(reply, '\n') // the reference ends every JSON-RPC reply with a newline
+	}
+	writeBody(w, http.StatusOK, headerJSON, reply)
+}
+
+// isJSONContentType accepts exactly the three spellings jsonrpc-http-server accepts, ignoring case.
+func isJSONContentType(ct string) bool {
+	return strings.EqualFold(ct, "application/json") ||
+		strings.EqualFold(ct, "application/json; charset=utf-8") ||
+		strings.EqualFold(ct, "application/json;charset=utf-8")
+}
+
+// setCORS allows any origin, as the reference does. It echoes the Origin (the reference does too) and the
+// requested headers: web3.js sends a "solana-client" header, so a browser preflight that got only
+// "Content-Type" back would block every call.
+func setCORS(h http.Header, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" {
+		h.Set("Access-Control-Allow-Origin", origin)
+	} else {
+		h["Access-Control-Allow-Origin"] = headerAny
+	}
+	if requested := r.Header.Get("Access-Control-Request-Headers"); requested != "" {
+		h.Set("Access-Control-Allow-Headers", requested)
+	} else {
+		h["Access-Control-Allow-Headers"] = headerContentType
+	}
+	h["Access-Control-Allow-Methods"] = headerOptionsPost
+	h["Access-Control-Max-Age"] = headerMaxAge
+	h["Vary"] = headerOrigin
+}
+
+// Constant header values, shared to save an allocation per header per reply (http.Header.Set allocates a slice).
+// Their keys are written in canonical form. net/http never modifies a value slice in place, and Header.Add on a
+// full slice copies it.
+var (
+	headerAny         = []string{"*"}
+	headerContentType = []string{"Content-Type"}
+	headerOptionsPost = []string{"OPTIONS, POST"}
+	headerMaxAge      = []string{"86400"}
+	headerOrigin      = []string{"origin"}
+	headerJSON        = []string{"application/json"}
+	headerText        = []string{"text/plain; charset=utf-8"}
+)
+
+func writeBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
+	hdr := w.Header()
+	hdr["Content-Type"] = contentType
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body) // a failed write means the client left; nothing to do
+}
+
+// readAtMost reads r up to its end or n bytes, whichever comes first, so an oversized body is never read whole.
+// sizeHint (the Content-Length, or -1) sizes the buffer once for the common case.
+func readAtMost(r io.Reader, n, sizeHint int64) ([]byte, error) {
+	size := int64(512)
+	if sizeHint >= 0 && sizeHint < n {
+		size = sizeHint + 1 // +1: room for the read that reports EOF, so the buffer never grows
+	}
+	b := make([]byte, 0, size)
+	lr := io.LimitReader(r, n)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		m, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// validUTF8Prefix returns the length of the longest valid UTF-8 prefix of b (Rust's Utf8Error::valid_up_to).
+func validUTF8Prefix(b []byte) int {
+	i := 0
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// NewHTTPServer wraps h in a server whose timeouts keep slow or stalled clients from holding connections and
+// goroutines. WebSocket connections are not cut by them: net/http clears deadlines when a connection is hijacked.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:    addr,
+		Handler: h,
+		// Headers are small and sent at once by every real client; this ends slowloris-style trickling.
+		ReadHeaderTimeout: 10 * time.Second,
+		// The whole request, headers and a 50 KiB body: 30 s is under 2 KiB/s, far slower than any live link.
+		ReadTimeout: 30 * time.Second,
+		// Counted from the end of the request headers to the end of the reply, so it includes the method's run
+		// time; it must exceed the slowest legitimate call (a large getProgramAccounts scan) and still end a
+		// client that stopped reading its reply.
+		WriteTimeout: 60 * time.Second,
+		// Idle keep-alive connections cost a goroutine and a socket each; clients reconnect cheaply.
+		IdleTimeout: 120 * time.Second,
+		// JSON-RPC needs a handful of short headers; the default 1 MiB only helps an attacker.
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+	}
+}
