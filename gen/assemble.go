@@ -276,6 +276,9 @@ func (a *Assembled) Validate() error {
 		if examples == nil || len(examples.Items) == 0 {
 			probs.Add("%s: method %s has no example", where, name)
 		}
+		if len(itemsOf(m.Get("errors"))) == 0 {
+			probs.Add("%s: method %s lists no errors (every method can at least answer InvalidParams)", where, name)
+		}
 		for ei, ex := range examplesOf(examples) {
 			exParams := ex.Get("params")
 			for pi, ep := range itemsOf(exParams) {

@@ -15,7 +15,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // TestGolden runs the generator over each testdata/<case>/schema and compares, in memory, with
-// testdata/<case>/want/ (the expected files) or testdata/<case>/error.txt (lines the error must contain).
+// testdata/<case>/want/ (the expected files) or testdata/<case>/error.txt (lines the error must contain, written
+// by hand: -update refreshes only want/).
 func TestGolden(t *testing.T) {
 	cases, _ := filepath.Glob("testdata/*")
 	for _, dir := range cases {
@@ -24,13 +25,9 @@ func TestGolden(t *testing.T) {
 			t.Parallel()
 			files, err := Generate(os.DirFS(filepath.Join(dir, "schema")), true)
 			errPath := filepath.Join(dir, "error.txt")
-			if want, rerr := os.ReadFile(errPath); rerr == nil || (*update && err != nil) {
+			if want, rerr := os.ReadFile(errPath); rerr == nil {
 				if err == nil {
 					t.Fatalf("generation succeeded; want an error containing %q", want)
-				}
-				if *update {
-					os.WriteFile(errPath, []byte(err.Error()+"\n"), 0o644)
-					return
 				}
 				for _, line := range strings.Split(strings.TrimSpace(string(want)), "\n") {
 					if !strings.Contains(err.Error(), strings.TrimSpace(line)) {

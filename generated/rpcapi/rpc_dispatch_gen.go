@@ -99,8 +99,9 @@ var Methods = map[string]*MethodInfo{
 		call:             callGetBlocksWithLimit,
 	},
 	"getClusterNodes": {
-		Name: "getClusterNodes",
-		call: callGetClusterNodes,
+		Errors: []string{"InvalidParams"},
+		Name:   "getClusterNodes",
+		call:   callGetClusterNodes,
 	},
 	"getConfirmedBlock": {
 		Commitment:       true,
@@ -154,8 +155,9 @@ var Methods = map[string]*MethodInfo{
 		call:       callGetEpochInfo,
 	},
 	"getEpochSchedule": {
-		Name: "getEpochSchedule",
-		call: callGetEpochSchedule,
+		Errors: []string{"InvalidParams"},
+		Name:   "getEpochSchedule",
+		call:   callGetEpochSchedule,
 	},
 	"getFeeCalculatorForBlockhash": {
 		Commitment:  true,
@@ -192,8 +194,9 @@ var Methods = map[string]*MethodInfo{
 		call:   callGetFirstAvailableBlock,
 	},
 	"getGenesisHash": {
-		Name: "getGenesisHash",
-		call: callGetGenesisHash,
+		Errors: []string{"InvalidParams"},
+		Name:   "getGenesisHash",
+		call:   callGetGenesisHash,
 	},
 	"getHealth": {
 		Errors: []string{"NodeBehind", "NodeUnhealthy"},
@@ -207,8 +210,9 @@ var Methods = map[string]*MethodInfo{
 		call:   callGetHighestSnapshotSlot,
 	},
 	"getIdentity": {
-		Name: "getIdentity",
-		call: callGetIdentity,
+		Errors: []string{"InvalidParams"},
+		Name:   "getIdentity",
+		call:   callGetIdentity,
 	},
 	"getInflationGovernor": {
 		Commitment: true,
@@ -217,8 +221,9 @@ var Methods = map[string]*MethodInfo{
 		call:       callGetInflationGovernor,
 	},
 	"getInflationRate": {
-		Name: "getInflationRate",
-		call: callGetInflationRate,
+		Errors: []string{"InvalidParams"},
+		Name:   "getInflationRate",
+		call:   callGetInflationRate,
 	},
 	"getInflationReward": {
 		Commitment:       true,
@@ -247,12 +252,14 @@ var Methods = map[string]*MethodInfo{
 		call:       callGetLeaderSchedule,
 	},
 	"getMaxRetransmitSlot": {
-		Name: "getMaxRetransmitSlot",
-		call: callGetMaxRetransmitSlot,
+		Errors: []string{"InvalidParams"},
+		Name:   "getMaxRetransmitSlot",
+		call:   callGetMaxRetransmitSlot,
 	},
 	"getMaxShredInsertSlot": {
-		Name: "getMaxShredInsertSlot",
-		call: callGetMaxShredInsertSlot,
+		Errors: []string{"InvalidParams"},
+		Name:   "getMaxShredInsertSlot",
+		call:   callGetMaxShredInsertSlot,
 	},
 	"getMinimumBalanceForRentExemption": {
 		Commitment: true,
@@ -388,6 +395,7 @@ var Methods = map[string]*MethodInfo{
 		call:       callGetTransactionCount,
 	},
 	"getVersion": {
+		Errors:    []string{"InvalidParams"},
 		Name:      "getVersion",
 		Transport: TransportBoth,
 		call:      callGetVersion,

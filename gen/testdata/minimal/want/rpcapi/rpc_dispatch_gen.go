@@ -11,8 +11,9 @@ import (
 // Methods is the dispatch table: method name -> decode positional params -> validate -> call the handler.
 var Methods = map[string]*MethodInfo{
 	"getCount": {
-		Name: "getCount",
-		call: callGetCount,
+		Errors: []string{"InvalidParams"},
+		Name:   "getCount",
+		call:   callGetCount,
 	},
 	"getItems": {
 		Commitment:       true,
