@@ -23,8 +23,8 @@ type Config struct {
 	LedgerDir    string // default ./test-ledger
 	Reset        bool
 	BindAddress  string // default 127.0.0.1
-	RPCPort      int    // default 8899; 0 after Defaults means "pick a free port" only when set to -1
-	WSPort       int    // default RPCPort + 1
+	RPCPort      int    // 0 (or -1) picks a free port; the binary's flag defaults to 8899
+	WSPort       int    // 0 means RPCPort + 1, or a free port when RPCPort picks one; -1 picks a free port
 	MaxBodyBytes int64  // default 51200
 	Logger       *slog.Logger
 }
@@ -36,9 +36,6 @@ func (c *Config) Defaults() {
 	}
 	if c.BindAddress == "" {
 		c.BindAddress = "127.0.0.1"
-	}
-	if c.RPCPort == 0 {
-		c.RPCPort = 8899
 	}
 	if c.WSPort == 0 && c.RPCPort > 0 {
 		c.WSPort = c.RPCPort + 1
@@ -61,7 +58,7 @@ type Node struct {
 	done     chan error
 }
 
-// Start opens the ledger and starts serving. A port of -1 picks a free port (for tests).
+// Start opens the ledger and starts serving.
 func Start(cfg Config) (*Node, error) {
 	cfg.Defaults()
 	g, err := ledger.OpenGenesis(cfg.LedgerDir, cfg.Reset)
