@@ -43,6 +43,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
+	// Listen for signals before announcing the URLs, so a signal sent as soon as they appear is not missed.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	n, err := node.Start(cfg)
 	if err != nil {
 		return err
@@ -50,8 +53,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "Ledger location: %s\nIdentity: %s\nGenesis Hash: %s\nJSON RPC URL: %s\nWebSocket PubSub URL: %s\n",
 		n.Genesis.Dir, n.Genesis.IdentityPubkey(), n.Genesis.HashString(), n.HTTPURL, n.WSURL)
 
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	select {
 	case s := <-sig:
 		cfg.Logger.Info("shutting down", "signal", s.String())
