@@ -12,13 +12,13 @@ import (
 type TKind int
 
 const (
-	TPrim   TKind = iota // string, bool, float64, uint64, ...
-	TAny                 // free-form JSON
-	TNamed               // a declared type
-	TPtr                 // pointer to Elem
-	TSlice               // []Elem
-	TArray               // [Len]Elem
-	TMap                 // map[string]Elem
+	TPrim  TKind = iota // string, bool, float64, uint64, ...
+	TAny                // free-form JSON
+	TNamed              // a declared type
+	TPtr                // pointer to Elem
+	TSlice              // []Elem
+	TArray              // [Len]Elem
+	TMap                // map[string]Elem
 )
 
 // GoType is a Go type expression plus the constraints its values must meet.

@@ -93,8 +93,9 @@ func checkBase58(s string, size int, custom string) error {
 		}
 		return nil
 	}
-	// A base58 string of size bytes is at most this long; longer ones cannot be right and are not decoded.
-	if len(s) > size*138/100+1 {
+	// As the reference parses keys: too long for size bytes (44 chars for 32, 88 for 64) is WrongSize before any
+	// decoding, and so is the empty string (it decodes to zero bytes).
+	if len(s) > size*11/8 || s == "" {
 		return NewInvalidParamsError("Invalid param: WrongSize")
 	}
 	b, err := base58.Decode(s)
