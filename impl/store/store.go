@@ -1,0 +1,169 @@
+// Package store is ledgerd's persistence layer: accounts versioned by slot, blocks, transactions, per-address
+// signature lists, secondary indexes and metadata, in one pebble database (key layout in keys.go).
+//
+// Concurrency: every read method is safe for any number of concurrent goroutines; writes (Batch.Commit, Root)
+// are serialized by the store, and are meant to come from the ledger's single block producer.
+//
+// Durability: the ledger commits each frozen slot with Commit(false), which is cheap (no fsync), and when a slot
+// becomes rooted (finalized) it commits with sync (Commit(true), or Root, which always syncs). A synced commit
+// flushes the write-ahead log, which is sequential, so it makes every earlier batch durable as well. A SIGKILL
+// therefore loses nothing that was reported finalized; it may lose a suffix of the newer, unrooted slots, always
+// whole batches in commit order. One fsync per rooted slot, never one per write.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"path/filepath"
+	"sync"
+
+	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/bloom"
+	"github.com/cockroachdb/pebble/vfs"
+)
+
+// Pubkey is an account address. core.Pubkey converts to it directly.
+type Pubkey = [32]byte
+
+// Signature is a transaction signature. core.Signature converts to it directly.
+type Signature = [64]byte
+
+// Options tunes a Store. The zero value suits a small node.
+type Options struct {
+	// CacheSize is the block cache, in bytes (default 8 MiB), on top of the memtables.
+	CacheSize int64
+	// MemTableSize is the size of one memtable, in bytes (default 4 MiB; at most two are held).
+	MemTableSize uint64
+	// InMemory keeps the whole database in memory (dir is then only a name): for tests of other packages.
+	InMemory bool
+	// Logf receives pebble's informational messages; nil drops them.
+	Logf func(format string, args ...any)
+
+	fs vfs.FS // tests: a crash-simulating file system
+}
+
+const (
+	defaultCacheSize    = 8 << 20
+	defaultMemTableSize = 4 << 20
+	comparerName        = "ledgerd.store.v1"
+	memTableStopWrites  = 2
+	memTableBudget      = memTableStopWrites + 1 // the queued memtables plus one being released
+)
+
+// comparer orders keys bytewise and splits account keys after the pubkey, so bloom filters work for account
+// reads (see keySplit). The successor of an account prefix must sort after every version under it, so it is
+// the next pubkey's prefix, not the prefix plus a zero byte (which would sort before the versions).
+var comparer = func() *pebble.Comparer {
+	c := *pebble.DefaultComparer
+	c.Split = keySplit
+	c.ImmediateSuccessor = func(dst, a []byte) []byte {
+		if len(a) == accountPrefLen && a[0] == spaceAccount {
+			return append(dst, prefixEnd(a)...)
+		}
+		return append(append(dst, a...), 0)
+	}
+	c.Name = comparerName
+	return &c
+}()
+
+// Store is an open database.
+type Store struct {
+	db *pebble.DB
+
+	writeMu    sync.Mutex // serializes commits and Root
+	dirtyFloor uint64     // guarded by writeMu: d-entries below it are processed
+	rootStats  rootStats  // guarded by writeMu: what the last Root did (tests)
+}
+
+// Open opens (creating if needed) the database in dir.
+func Open(dir string, opts Options) (*Store, error) {
+	cacheSize := opts.CacheSize
+	if cacheSize <= 0 {
+		cacheSize = defaultCacheSize
+	}
+	memTable := opts.MemTableSize
+	if memTable == 0 {
+		memTable = defaultMemTableSize
+	}
+	// Pebble charges its memtables to the block cache (a flushed one stays charged until no reader holds it):
+	// without room for them the cache would be starved and hold nothing at all.
+	cache := pebble.NewCache(cacheSize + memTableBudget*int64(memTable))
+	defer cache.Unref() // the DB holds its own reference
+
+	po := &pebble.Options{
+		Cache:                       cache,
+		Comparer:                    comparer,
+		FormatMajorVersion:          pebble.FormatNewest,
+		MemTableSize:                memTable,
+		MemTableStopWritesThreshold: memTableStopWrites, // also bounds the recycled WAL files kept on disk (threshold+1)
+		MaxOpenFiles:                256,
+		MaxManifestFileSize:         8 << 20, // rotate the manifest early: its history is dead weight on disk
+		MaxConcurrentCompactions:    func() int { return 1 },
+		Logger:                      logger{opts.Logf},
+		FS:                          opts.fs,
+	}
+	if po.FS == nil {
+		po.FS = vfs.Default
+		if opts.InMemory {
+			po.FS = vfs.NewMem()
+		}
+	}
+	po.Levels = make([]pebble.LevelOptions, 7)
+	for i := range po.Levels {
+		po.Levels[i] = pebble.LevelOptions{FilterPolicy: bloom.FilterPolicy(10), FilterType: pebble.TableFilter}
+	}
+	db, err := pebble.Open(dir, po)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", dir, err)
+	}
+	// Pebble syncs the files in dir but not dir's own entry in its parent: a new ledger directory could vanish
+	// in a crash, synced writes and all.
+	if err := syncDir(po.FS, filepath.Dir(dir)); err != nil {
+		return nil, errors.Join(fmt.Errorf("store: sync parent of %s: %w", dir, err), db.Close())
+	}
+	s := &Store{db: db}
+	floor, _, err := s.GetMetaU64(metaDirtyFloor)
+	if err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	s.dirtyFloor = floor
+	return s, nil
+}
+
+func syncDir(fs vfs.FS, dir string) error {
+	d, err := fs.OpenDir(dir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(d.Sync(), d.Close())
+}
+
+// Close closes the database; buffered, unsynced writes are flushed to the write-ahead log first. The Store must
+// not be used afterwards.
+func (s *Store) Close() error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if s.db == nil {
+		return nil
+	}
+	err := s.db.Close()
+	s.db = nil
+	return err
+}
+
+// logger adapts pebble's logging: information goes to Logf (or nowhere); a fatal error stops the process, as
+// pebble expects, but with a stack trace.
+type logger struct{ logf func(string, ...any) }
+
+func (l logger) Infof(format string, args ...any) {
+	if l.logf != nil {
+		l.logf(format, args...)
+	}
+}
+
+func (l logger) Fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	log.Print("store: pebble: ", msg)
+	panic("store: pebble: " + msg)
+}
