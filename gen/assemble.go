@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -279,9 +278,9 @@ func (a *Assembled) Validate() error {
 		if len(itemsOf(m.Get("errors"))) == 0 {
 			probs.Add("%s: method %s lists no errors (every method can at least answer InvalidParams)", where, name)
 		}
-		for ei, ex := range examplesOf(examples) {
+		for ei, ex := range itemsOf(examples) {
 			exParams := ex.Get("params")
-			for pi, ep := range itemsOf(exParams) {
+			for _, ep := range itemsOf(exParams) {
 				pname := ep.Get("name").String()
 				idx := -1
 				for i, p := range itemsOf(params) {
@@ -293,7 +292,6 @@ func (a *Assembled) Validate() error {
 					probs.Add("%s: method %s example %d names unknown param %q", ep.Where(), name, ei, pname)
 					continue
 				}
-				_ = pi
 				s, err := compile(fmt.Sprintf("/methods/%d/params/%d/schema", mi, idx))
 				if err != nil {
 					probs.Add("%s: method %s param %s: schema does not compile: %v", where, name, pname, err)
@@ -367,8 +365,6 @@ func itemsOf(n *Node) []*Node {
 	return n.Items
 }
 
-func examplesOf(n *Node) []*Node { return itemsOf(n) }
-
 // locate turns an instance location in the document into file:line where possible.
 func (a *Assembled) locate(ptr string) string {
 	n := resolvePointer(a.Doc, "#"+ptr)
@@ -416,5 +412,3 @@ func (a *Assembled) DocumentJSON() []byte {
 	b.WriteByte('\n')
 	return b.Bytes()
 }
-
-var _ = io.EOF

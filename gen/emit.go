@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/format"
-	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -96,16 +95,11 @@ func typ(t *GoType, qual string) *jen.Statement {
 	panic("unknown type kind")
 }
 
-func comment(s string) string {
-	s = strings.TrimSpace(s)
-	return s
-}
-
 func emitTypes(ir *IR) *jen.File {
 	f := jen.NewFile("rpcapi")
 	for _, d := range ir.Decls {
 		if d.Doc != "" {
-			f.Comment(d.Name + ": " + comment(d.Doc))
+			f.Comment(d.Name + ": " + strings.TrimSpace(d.Doc))
 		}
 		switch d.Kind {
 		case DAlias:
@@ -209,13 +203,6 @@ func memberKinds(d *Decl) []string {
 		}
 		out = append(out, k)
 	}
-	return out
-}
-
-// sortedErrors returns the error definitions by name.
-func sortedErrors(ir *IR) []*ErrorDef {
-	out := append([]*ErrorDef(nil), ir.Errors...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"ledgerd/impl/jsonrpc/transcript"
 )
 
 // fuzzDispatcher is the test dispatcher without its slow method, so the fuzzer does not wait.
@@ -33,13 +35,13 @@ func FuzzHTTP(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		tr, err := parseTranscript(filepath.Base(file), data)
+		tr, err := transcript.Parse(filepath.Base(file), data)
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, x := range tr.exchanges {
-			if len(x.body) <= 4096 {
-				f.Add(x.body)
+		for _, x := range tr.Exchanges {
+			if len(x.Body) <= 4096 {
+				f.Add(x.Body)
 			}
 		}
 	}

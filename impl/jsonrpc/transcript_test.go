@@ -48,22 +48,3 @@ func runWSTranscript(t *testing.T, tr *transcript.Transcript) {
 		t.Error(err)
 	}
 }
-
-// seedTranscript is what fuzz_test.go reads from a transcript to seed its corpus: the request bodies.
-type (
-	seedTranscript struct{ exchanges []seedExchange }
-	seedExchange   struct{ body []byte }
-)
-
-// parseTranscript adapts transcript.Parse for fuzz_test.go.
-func parseTranscript(name string, data []byte) (*seedTranscript, error) {
-	tr, err := transcript.Parse(name, data)
-	if err != nil {
-		return nil, err
-	}
-	out := &seedTranscript{}
-	for _, x := range tr.Exchanges {
-		out.exchanges = append(out.exchanges, seedExchange{body: x.Body})
-	}
-	return out, nil
-}

@@ -2,8 +2,6 @@
 package ledger
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -14,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mr-tron/base58"
+
+	"ledgerd/impl/core"
 )
 
 // Files under the ledger directory.
@@ -38,17 +38,15 @@ type Genesis struct {
 	Dir      string
 	Config   GenesisConfig
 	Hash     [32]byte
-	Identity ed25519.PrivateKey
-	Faucet   ed25519.PrivateKey
+	Identity core.Keypair
+	Faucet   core.Keypair
 }
 
 // HashString is the genesis hash in base58.
 func (g *Genesis) HashString() string { return base58.Encode(g.Hash[:]) }
 
 // IdentityPubkey is the node identity in base58.
-func (g *Genesis) IdentityPubkey() string {
-	return base58.Encode(g.Identity.Public().(ed25519.PublicKey))
-}
+func (g *Genesis) IdentityPubkey() string { return g.Identity.PublicKey().String() }
 
 // OpenGenesis opens dir, creating a new chain there when it has none (or when reset is set).
 func OpenGenesis(dir string, reset bool) (*Genesis, error) {
@@ -74,7 +72,7 @@ func OpenGenesis(dir string, reset bool) (*Genesis, error) {
 		g.Config = GenesisConfig{
 			CreationTime:  time.Now().Unix(),
 			Identity:      g.IdentityPubkey(),
-			Faucet:        base58.Encode(g.Faucet.Public().(ed25519.PublicKey)),
+			Faucet:        g.Faucet.PublicKey().String(),
 			SlotsPerEpoch: 432000,
 			TicksPerSlot:  64,
 		}
@@ -91,45 +89,16 @@ func OpenGenesis(dir string, reset bool) (*Genesis, error) {
 	return g, nil
 }
 
-// loadOrCreateKeypair reads a keypair file in the JSON format of the reference tools (an array of the 64 bytes of
-// the secret key), creating it when absent.
-func loadOrCreateKeypair(path string) (ed25519.PrivateKey, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		_, priv, err := ed25519.GenerateKey(rand.Reader)
-		if err != nil {
-			return nil, err
-		}
-		out, _ := json.Marshal([]int(bytesToInts(priv)))
-		return priv, writeFileAtomic(path, out)
+// loadOrCreateKeypair reads a keypair file in the reference tools' JSON format, creating it when absent.
+func loadOrCreateKeypair(path string) (core.Keypair, error) {
+	k, err := core.ReadKeypairFile(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return k, err
 	}
-	if err != nil {
-		return nil, err
+	if k, err = core.NewKeypair(); err != nil {
+		return k, err
 	}
-	var ints []int
-	if err := json.Unmarshal(data, &ints); err != nil || len(ints) != ed25519.PrivateKeySize {
-		return nil, fmt.Errorf("%s: not a keypair file (want a JSON array of 64 bytes)", path)
-	}
-	priv := make([]byte, len(ints))
-	for i, v := range ints {
-		if v < 0 || v > 255 {
-			return nil, fmt.Errorf("%s: byte %d out of range", path, i)
-		}
-		priv[i] = byte(v)
-	}
-	key := ed25519.NewKeyFromSeed(priv[:32])
-	if string(key) != string(priv) {
-		return nil, fmt.Errorf("%s: the public half does not match the secret key", path)
-	}
-	return key, nil
-}
-
-func bytesToInts(b []byte) []int {
-	out := make([]int, len(b))
-	for i, v := range b {
-		out[i] = int(v)
-	}
-	return out
+	return k, core.WriteKeypairFile(path, k)
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so a crash never leaves half a file.

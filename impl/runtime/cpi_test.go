@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"ledgerd/impl/runtime/runtimetest"
 	"reflect"
 	"slices"
 	"testing"
@@ -31,8 +32,8 @@ func TestCPIWithProgramDerivedSigner(t *testing.T) {
 	h.fund(vault, 5e9)
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, cat([]byte{opPDATransfer, bump}, u64le(2e9)),
 		core.Writable(vault), core.Writable(to), core.Readonly(core.SystemProgramID))}, payer))
-	wantErr(t, res, "<nil>")
-	wantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+systemID+" invoke [2]", "Program "+systemID+" success",
+	runtimetest.WantErr(t, res, "<nil>")
+	runtimetest.WantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+systemID+" invoke [2]", "Program "+systemID+" success",
 		"Program "+testID+" success")
 	if h.lamports(vault) != 3e9 || h.lamports(to) != 2e9 || res.ComputeUnitsConsumed != 151 {
 		t.Fatalf("vault %d to %d cu %d", h.lamports(vault), h.lamports(to), res.ComputeUnitsConsumed)
@@ -77,8 +78,8 @@ func TestCPIPrivilegeEscalation(t *testing.T) {
 			h.fund(other, 1e9)
 			h.fund(to, 1e9)
 			res := h.exec(h.tx([]core.Instruction{tc.ix}, payer))
-			wantErr(t, res, `{"InstructionError":[0,"PrivilegeEscalation"]}`)
-			wantLogs(t, res, "Program "+testID+" invoke [1]", tc.wantL,
+			runtimetest.WantErr(t, res, `{"InstructionError":[0,"PrivilegeEscalation"]}`)
+			runtimetest.WantLogs(t, res, "Program "+testID+" invoke [1]", tc.wantL,
 				"Program "+testID+" failed: Cross-program invocation with unauthorized signer or writable account")
 			if res.InnerInstructions != nil {
 				t.Fatalf("inner %+v", res.InnerInstructions)
@@ -105,13 +106,13 @@ func TestCPIUnknownProgramAndAccount(t *testing.T) {
 		return ctx.Invoke(core.Instruction{ProgramID: core.SystemProgramID, Accounts: []core.AccountMeta{core.Readonly(stranger)}}, nil)
 	}))
 	res := h.exec(h.tx([]core.Instruction{testIx(caller, []byte{0}, core.WritableSigner(payer.PublicKey()), core.Writable(core.SystemProgramID))}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"MissingAccount"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"MissingAccount"]}`)
 	if res.Logs[1] != "Instruction references an unknown account "+stranger.String() {
 		t.Fatalf("logs %q", res.Logs)
 	}
 	h.fund(stranger, 1e9)
 	res = h.exec(h.tx([]core.Instruction{testIx(caller, []byte{1}, core.Readonly(stranger))}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"MissingAccount"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"MissingAccount"]}`)
 	if res.Logs[1] != "Unknown program "+systemID {
 		t.Fatalf("logs %q", res.Logs)
 	}
@@ -123,7 +124,7 @@ func TestCPIDepth(t *testing.T) {
 	payer := key(1)
 	h.fund(payer.PublicKey(), 1e9)
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, []byte{opRecurse, 4}, core.Readonly(testProgramID))}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	var wantL []string
 	for i := 1; i <= runtime.MaxStackHeight; i++ {
 		wantL = append(wantL, "Program "+testID+" invoke ["+itoa(i)+"]")
@@ -131,14 +132,14 @@ func TestCPIDepth(t *testing.T) {
 	for range runtime.MaxStackHeight {
 		wantL = append(wantL, "Program "+testID+" success")
 	}
-	wantLogs(t, res, wantL...)
+	runtimetest.WantLogs(t, res, wantL...)
 	if len(res.InnerInstructions) != 1 || len(res.InnerInstructions[0].Instructions) != 4 ||
 		res.InnerInstructions[0].Instructions[3].StackHeight != 5 || res.ComputeUnitsConsumed != 5 {
 		t.Fatalf("inner %+v cu %d", res.InnerInstructions, res.ComputeUnitsConsumed)
 	}
 
 	res = h.exec(h.tx([]core.Instruction{testIx(testProgramID, []byte{opRecurse, 5}, core.Readonly(testProgramID))}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"CallDepth"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"CallDepth"]}`)
 	if n := len(res.Logs); n != 10 || res.Logs[n-1] != "Program "+testID+" failed: Cross-program invocation call depth too deep" {
 		t.Fatalf("logs %q", res.Logs)
 	}
@@ -157,9 +158,9 @@ func TestCPIReentrancy(t *testing.T) {
 	inner := []byte{opInvoke, 0, 0, opNoop}
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, cat([]byte{opInvoke, 1, 2, 0, 0, 0, 1, 0, 0}, inner),
 		core.Readonly(testProgramID), core.Readonly(testProgram2ID))}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"ReentrancyNotAllowed"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"ReentrancyNotAllowed"]}`)
 	id2 := testProgram2ID.String()
-	wantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+id2+" invoke [2]",
+	runtimetest.WantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+id2+" invoke [2]",
 		"Program "+id2+" failed: Cross-program invocation reentrancy not allowed for this instruction",
 		"Program "+testID+" failed: Cross-program invocation reentrancy not allowed for this instruction")
 	if len(res.InnerInstructions) != 1 || len(res.InnerInstructions[0].Instructions) != 1 {
@@ -198,10 +199,10 @@ func TestCPISharesAccounts(t *testing.T) {
 	h.accs[key(4).PublicKey()] = runtime.Account{Lamports: 1e9, Owner: caller}
 	metas := []core.AccountMeta{core.WritableSigner(payer.PublicKey()), core.Writable(to), core.Readonly(core.SystemProgramID), core.Writable(key(4).PublicKey())}
 	res := h.exec(h.tx([]core.Instruction{testIx(caller, []byte{0}, metas...)}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	if seen != 1e6 {
 		t.Fatalf("caller saw %d", seen)
 	}
 	res = h.exec(h.tx([]core.Instruction{testIx(caller, []byte{1}, metas...)}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"UnbalancedInstruction"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"UnbalancedInstruction"]}`)
 }

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"ledgerd/impl/runtime/runtimetest"
 	"slices"
 	"testing"
 
@@ -18,8 +19,8 @@ func TestTransferExactBalances(t *testing.T) {
 	payer, to := key(1), key(2).PublicKey()
 	h.fund(payer.PublicKey(), 10_000_000_000)
 	res := h.exec(h.tx([]core.Instruction{system.Transfer(payer.PublicKey(), to, 1_000_000_000)}, payer))
-	wantErr(t, res, "<nil>")
-	wantLogs(t, res, "Program "+systemID+" invoke [1]", "Program "+systemID+" success")
+	runtimetest.WantErr(t, res, "<nil>")
+	runtimetest.WantLogs(t, res, "Program "+systemID+" invoke [1]", "Program "+systemID+" success")
 	if !res.Processed || res.Fee != 5000 || res.ComputeUnitsConsumed != 150 {
 		t.Fatalf("processed %v fee %d cu %d", res.Processed, res.Fee, res.ComputeUnitsConsumed)
 	}
@@ -51,11 +52,11 @@ func TestFailedTransactionPaysFeeOnly(t *testing.T) {
 		system.Transfer(payer.PublicKey(), to, 1),
 		system.Transfer(payer.PublicKey(), to, 20_000_000_000),
 	}, payer))
-	wantErr(t, res, `{"InstructionError":[1,{"Custom":1}]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[1,{"Custom":1}]}`)
 	if res.Err.Error() != "Error processing Instruction 1: custom program error: 0x1" {
 		t.Fatalf("display %q", res.Err.Error())
 	}
-	wantLogs(t, res,
+	runtimetest.WantLogs(t, res,
 		"Program "+systemID+" invoke [1]", "Program "+systemID+" success",
 		"Program "+systemID+" invoke [1]",
 		"Transfer: insufficient lamports 9999994999, need 20000000000",
@@ -81,12 +82,12 @@ func TestFailedTransactionKeepsRentEpoch(t *testing.T) {
 	payer := key(1)
 	h.accs[payer.PublicKey()] = runtime.Account{Lamports: 10_000_000, Owner: core.SystemProgramID, RentEpoch: 7}
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, cat([]byte{opCustom}, u32le(9))), system.Transfer(payer.PublicKey(), key(2).PublicKey(), 1)}, payer))
-	wantErr(t, res, `{"InstructionError":[0,{"Custom":9}]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,{"Custom":9}]}`)
 	if got := h.accs[payer.PublicKey()]; got.RentEpoch != 7 || got.Lamports != 9_995_000 {
 		t.Fatalf("payer %+v", got)
 	}
 	res = h.exec(h.tx([]core.Instruction{system.Transfer(payer.PublicKey(), key(2).PublicKey(), rentExemptMinimum)}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	if got := h.accs[payer.PublicKey()]; got.RentEpoch != runtime.RentExemptRentEpoch {
 		t.Fatalf("payer rent epoch %d", got.RentEpoch)
 	}
@@ -209,7 +210,7 @@ func TestErrorsBeforeExecution(t *testing.T) {
 			before := len(h.accs)
 			payerBefore := h.accs[payer.PublicKey()]
 			res := runtime.Execute(h.env, h.accs, tc.tx(h), tc.opts)
-			wantErr(t, res, tc.want)
+			runtimetest.WantErr(t, res, tc.want)
 			if res.Processed || res.Fee != 0 || res.Writes != nil || res.Logs != nil || res.ComputeUnitsConsumed != 0 {
 				t.Fatalf("not processed expected: %+v", res)
 			}
@@ -244,7 +245,7 @@ func TestLoadFailuresPayFees(t *testing.T) {
 			h.fund(payer.PublicKey(), 1e9)
 			h.fund(wallet, 1e9)
 			res := h.exec(h.tx(tc.ixs, payer))
-			wantErr(t, res, tc.want)
+			runtimetest.WantErr(t, res, tc.want)
 			if !res.Processed || res.Fee != tc.fee || res.LoadedAccountsDataSize != tc.loadSize || len(res.Logs) != 0 {
 				t.Fatalf("processed %v fee %d size %d logs %q", res.Processed, res.Fee, res.LoadedAccountsDataSize, res.Logs)
 			}
@@ -269,7 +270,7 @@ func TestLoadedAccountsDataSize(t *testing.T) {
 	h.accs[prog] = runtime.Account{Lamports: 1e9, Owner: core.BPFLoaderUpgradeableProgramID, Executable: true,
 		Data: append([]byte{2, 0, 0, 0}, progData[:]...)}
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, []byte{opNoop}, core.Readonly(key(4).PublicKey()), core.Readonly(prog))}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	want := uint32(64 + (64 + 1000) + (64 + 36) + (64 + 500) + (64 + 7))
 	if res.LoadedAccountsDataSize != want {
 		t.Fatalf("loaded size %d, want %d", res.LoadedAccountsDataSize, want)
@@ -304,7 +305,7 @@ func TestPriorityFee(t *testing.T) {
 			h := newHarness(t)
 			h.fund(payer.PublicKey(), 1e9)
 			res := h.exec(h.tx(tc.ixs, payer))
-			wantErr(t, res, tc.wantErr)
+			runtimetest.WantErr(t, res, tc.wantErr)
 			if res.Fee != tc.wantFee || res.Budget.ComputeUnitLimit != tc.wantLimit || res.ComputeUnitsConsumed != tc.wantCU {
 				t.Fatalf("fee %d limit %d cu %d", res.Fee, res.Budget.ComputeUnitLimit, res.ComputeUnitsConsumed)
 			}
@@ -325,8 +326,8 @@ func TestComputeBudgetExceededLogs(t *testing.T) {
 	payer := key(1)
 	h.fund(payer.PublicKey(), 1e9)
 	res := h.exec(h.tx([]core.Instruction{computebudget.SetComputeUnitLimit(100)}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"ComputationalBudgetExceeded"]}`)
-	wantLogs(t, res, "Program ComputeBudget111111111111111111111111111111 invoke [1]",
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"ComputationalBudgetExceeded"]}`)
+	runtimetest.WantLogs(t, res, "Program ComputeBudget111111111111111111111111111111 invoke [1]",
 		"Program ComputeBudget111111111111111111111111111111 failed: Computational budget exceeded")
 	if res.ComputeUnitsConsumed != 100 {
 		t.Fatalf("cu %d", res.ComputeUnitsConsumed)
@@ -379,7 +380,7 @@ func TestRentStateTransitions(t *testing.T) {
 				signers = append(signers, rentPaying)
 			}
 			res := h.exec(h.tx(ixs, signers...))
-			wantErr(t, res, tc.want)
+			runtimetest.WantErr(t, res, tc.want)
 			if !res.Processed || res.Fee != 5000*uint64(len(signers)) {
 				t.Fatalf("processed %v fee %d", res.Processed, res.Fee)
 			}
@@ -395,7 +396,7 @@ func TestUnsupportedProgram(t *testing.T) {
 	native := key(7).PublicKey()
 	h.accs[native] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true}
 	res := h.exec(h.tx([]core.Instruction{testIx(native, nil)}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"UnsupportedProgramId"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"UnsupportedProgramId"]}`)
 	if len(res.Logs) != 0 || !res.Processed {
 		t.Fatalf("logs %q", res.Logs)
 	}
@@ -420,7 +421,7 @@ func TestInstructionsSysvar(t *testing.T) {
 		testIx(testProgramID, []byte{opNoop}),
 		testIx(key(8).PublicKey(), []byte{1, 2}, core.Readonly(core.SysvarInstructionsID)),
 	}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	if n := len(seen); n < 4 || seen[n-2] != 1 || seen[n-1] != 0 || seen[0] != 2 {
 		t.Fatalf("instructions sysvar %v", seen)
 	}

@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"slices"
 	"testing"
 
 	"ledgerd/impl/core"
@@ -70,28 +69,6 @@ func (h *harness) exec(tx *core.Transaction) *runtime.Result {
 	res := runtime.Execute(h.env, h.accs, tx, runtime.Options{})
 	h.accs.Apply(res.Writes)
 	return res
-}
-
-func errString(e *runtime.TransactionError) string {
-	if e == nil {
-		return "<nil>"
-	}
-	b, _ := e.MarshalJSON()
-	return string(b)
-}
-
-func wantErr(t testing.TB, res *runtime.Result, want string) {
-	t.Helper()
-	if got := errString(res.Err); got != want {
-		t.Fatalf("err = %s, want %s\nlogs: %q", got, want, res.Logs)
-	}
-}
-
-func wantLogs(t testing.TB, res *runtime.Result, want ...string) {
-	t.Helper()
-	if !slices.Equal(res.Logs, want) {
-		t.Fatalf("logs:\n got %q\nwant %q", res.Logs, want)
-	}
 }
 
 const systemID = "11111111111111111111111111111111"

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"ledgerd/impl/runtime/runtimetest"
 	"testing"
 
 	"ledgerd/impl/core"
@@ -24,7 +25,7 @@ func TestV0MessageWithLoadedAddresses(t *testing.T) {
 	tx := &core.Transaction{Message: *msg, Signatures: make([]core.Signature, 1)}
 	loaded := &core.LoadedAddresses{Writable: []core.Pubkey{to}}
 	res := runtime.Execute(h.env, h.accs, tx, runtime.Options{LoadedAddresses: loaded})
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	if len(res.AccountKeys) != 3 || res.AccountKeys[2] != to || res.PostBalances[2] != 1e9+5 {
 		t.Fatalf("keys %v post %v", res.AccountKeys, res.PostBalances)
 	}
@@ -33,9 +34,9 @@ func TestV0MessageWithLoadedAddresses(t *testing.T) {
 	}
 	// The loaded addresses must match the lookups.
 	res = runtime.Execute(h.env, h.accs, tx, runtime.Options{})
-	wantErr(t, res, `"SanitizeFailure"`)
+	runtimetest.WantErr(t, res, `"SanitizeFailure"`)
 	res = runtime.Execute(h.env, h.accs, tx, runtime.Options{LoadedAddresses: &core.LoadedAddresses{Readonly: []core.Pubkey{to}}})
-	wantErr(t, res, `"SanitizeFailure"`)
+	runtimetest.WantErr(t, res, `"SanitizeFailure"`)
 }
 
 func TestPrecompileKind(t *testing.T) {
@@ -51,12 +52,12 @@ func TestPrecompileKind(t *testing.T) {
 		return nil
 	}))
 	res := h.exec(h.tx([]core.Instruction{testIx(core.Ed25519ProgramID, []byte{1, 0})}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	if len(res.Logs) != 0 || res.ComputeUnitsConsumed != 0 || res.Fee != 10_000 {
 		t.Fatalf("logs %q cu %d fee %d", res.Logs, res.ComputeUnitsConsumed, res.Fee)
 	}
 	res = h.exec(h.tx([]core.Instruction{testIx(core.Ed25519ProgramID, []byte{0})}, payer))
-	wantErr(t, res, `{"InstructionError":[0,{"Custom":2}]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,{"Custom":2}]}`)
 }
 
 func TestLegacyExecutableChecks(t *testing.T) {
@@ -68,10 +69,10 @@ func TestLegacyExecutableChecks(t *testing.T) {
 	notExec := key(7).PublicKey()
 	h.accs[notExec] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID}
 	res := h.exec(h.tx([]core.Instruction{testIx(notExec, nil)}, payer))
-	wantErr(t, res, `"InvalidProgramForExecution"`)
+	runtimetest.WantErr(t, res, `"InvalidProgramForExecution"`)
 	h.env.Features.ExecutableAccountsReadOnly = false
 	res = h.exec(h.tx([]core.Instruction{testIx(notExec, nil)}, payer))
-	wantErr(t, res, `{"InstructionError":[0,"UnsupportedProgramId"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"UnsupportedProgramId"]}`)
 }
 
 func TestSysvarsThroughAccountsAndCache(t *testing.T) {
@@ -107,7 +108,7 @@ func TestSysvarsThroughAccountsAndCache(t *testing.T) {
 		return ctx.CheckSysvarAccount(0, core.SysvarClockID)
 	}))
 	res := h.exec(h.tx([]core.Instruction{testIx(reader, nil, core.Readonly(core.SysvarClockID))}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	if fromAccount.Slot != 42 || fromCache.UnixTimestamp != 1_700_000_000 {
 		t.Fatalf("clock %+v %+v", fromAccount, fromCache)
 	}
@@ -122,7 +123,7 @@ func TestSourceDataIsNotWritten(t *testing.T) {
 	data := []byte{1, 2, 3}
 	h.accs[owned] = runtime.Account{Lamports: 1e9, Owner: testProgramID, Data: data}
 	res := runtime.Execute(h.env, h.accs, h.tx([]core.Instruction{testIx(testProgramID, []byte{opWriteData, 0, 9}, core.Writable(owned))}, payer), runtime.Options{})
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	if data[0] != 1 || res.Writes[1].Account.Data[0] != 9 {
 		t.Fatalf("source %v write %v", data, res.Writes[1].Account.Data)
 	}

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"ledgerd/impl/runtime/runtimetest"
 	"strings"
 	"testing"
 
@@ -84,7 +85,7 @@ func TestAccountRules(t *testing.T) {
 			h.accs[poor] = runtime.Account{Lamports: 1000, Owner: testProgramID}
 			snapshot := h.accs[owned]
 			res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, tc.data, tc.metas...)}, payer))
-			wantErr(t, res, tc.want)
+			runtimetest.WantErr(t, res, tc.want)
 			if res.Err != nil && h.accs[owned].Data[0] != snapshot.Data[0] {
 				t.Fatal("failed transaction changed data")
 			}
@@ -101,7 +102,7 @@ func TestPanicLog(t *testing.T) {
 	payer := key(1)
 	h.fund(payer.PublicKey(), 1e9)
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, []byte{opPanic})}, payer))
-	wantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+testID+" failed: panicked: boom")
+	runtimetest.WantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+testID+" failed: panicked: boom")
 }
 
 func TestBuiltinMustConsumeLogsSuccess(t *testing.T) {
@@ -110,7 +111,7 @@ func TestBuiltinMustConsumeLogsSuccess(t *testing.T) {
 	payer := key(1)
 	h.fund(payer.PublicKey(), 1e9)
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, []byte{opNoConsume})}, payer))
-	wantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+testID+" success")
+	runtimetest.WantLogs(t, res, "Program "+testID+" invoke [1]", "Program "+testID+" success")
 }
 
 func TestExecutableAccountsReadOnlyFeature(t *testing.T) {
@@ -125,7 +126,7 @@ func TestExecutableAccountsReadOnlyFeature(t *testing.T) {
 		if legacy {
 			want = `{"InstructionError":[0,"ExecutableLamportChange"]}`
 		}
-		wantErr(t, res, want)
+		runtimetest.WantErr(t, res, want)
 	}
 }
 
@@ -140,8 +141,8 @@ func TestOnChainProgramLogs(t *testing.T) {
 		testIx(onChainProgramID, []byte{opReturn, 1, 2, 3}),
 		testIx(onChainProgramID, cat([]byte{opConsume}, u64le(1000))),
 	}, payer))
-	wantErr(t, res, "<nil>")
-	wantLogs(t, res,
+	runtimetest.WantErr(t, res, "<nil>")
+	runtimetest.WantLogs(t, res,
 		"Program "+id+" invoke [1]", "Program log: hi", "Program "+id+" consumed 1 of 600000 compute units", "Program "+id+" success",
 		"Program "+id+" invoke [1]", "Program "+id+" consumed 1 of 599999 compute units", "Program return: "+id+" AQID", "Program "+id+" success",
 		"Program "+id+" invoke [1]", "Program "+id+" consumed 1001 of 599998 compute units", "Program "+id+" success")
@@ -154,7 +155,7 @@ func TestOnChainProgramLogs(t *testing.T) {
 		t.Fatalf("return data %+v", res.ReturnData)
 	}
 	res = h.exec(h.tx([]core.Instruction{testIx(onChainProgramID, cat([]byte{opCustom}, u32le(3)))}, payer))
-	wantLogs(t, res, "Program "+id+" invoke [1]", "Program "+id+" consumed 1 of 200000 compute units",
+	runtimetest.WantLogs(t, res, "Program "+id+" invoke [1]", "Program "+id+" consumed 1 of 200000 compute units",
 		"Program "+id+" failed: custom program error: 0x3")
 }
 
@@ -164,7 +165,7 @@ func TestLogTruncation(t *testing.T) {
 	payer := key(1)
 	h.fund(payer.PublicKey(), 1e9)
 	res := h.exec(h.tx([]core.Instruction{testIx(testProgramID, []byte{opLogMany, 100, 200})}, payer))
-	wantErr(t, res, "<nil>")
+	runtimetest.WantErr(t, res, "<nil>")
 	// The invoke line and 49 lines of 200 bytes fit under 10,000 bytes; the 50th does not, so
 	// "Log truncated" is written once and the rest dropped, but the short success line still
 	// fits, as in the reference's LogCollector.
@@ -198,7 +199,7 @@ func TestMaxInstructionTraceLength(t *testing.T) {
 		ixs = append(ixs, testIx(testProgramID, []byte{opNoop}))
 	}
 	res := h.exec(h.tx(ixs, payer))
-	wantErr(t, res, `{"InstructionError":[64,"MaxInstructionTraceLengthExceeded"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[64,"MaxInstructionTraceLengthExceeded"]}`)
 	if res.ComputeUnitsConsumed != 64 {
 		t.Fatalf("cu %d", res.ComputeUnitsConsumed)
 	}

@@ -1,6 +1,7 @@
 package memo_test
 
 import (
+	"ledgerd/impl/runtime/runtimetest"
 	"slices"
 	"testing"
 
@@ -31,14 +32,6 @@ func run(t *testing.T, ixs []core.Instruction, signers ...core.Keypair) *runtime
 	}
 	tx := &core.Transaction{Message: *msg, Signatures: make([]core.Signature, msg.Header.NumRequiredSignatures)}
 	return runtime.Execute(env, accs, tx, runtime.Options{})
-}
-
-func errString(e *runtime.TransactionError) string {
-	if e == nil {
-		return "<nil>"
-	}
-	b, _ := e.MarshalJSON()
-	return string(b)
 }
 
 func TestMemoV3(t *testing.T) {
@@ -87,7 +80,7 @@ func TestMemoV3(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res := run(t, []core.Instruction{tc.ix}, tc.signers...)
-			if got := errString(res.Err); got != tc.err {
+			if got := runtimetest.ErrString(res.Err); got != tc.err {
 				t.Fatalf("err %s, want %s", got, tc.err)
 			}
 			if !slices.Equal(res.Logs, tc.logs) {
@@ -109,8 +102,8 @@ func TestMemoV1(t *testing.T) {
 		t.Fatalf("err %v logs %q", res.Err, res.Logs)
 	}
 	res = run(t, []core.Instruction{{ProgramID: memo.ProgramIDV1, Data: []byte{0xff}}}, payer)
-	if errString(res.Err) != `{"InstructionError":[0,"InvalidInstructionData"]}` {
-		t.Fatalf("err %s", errString(res.Err))
+	if runtimetest.ErrString(res.Err) != `{"InstructionError":[0,"InvalidInstructionData"]}` {
+		t.Fatalf("err %s", runtimetest.ErrString(res.Err))
 	}
 }
 

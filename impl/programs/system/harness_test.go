@@ -78,28 +78,6 @@ func (h *harness) nonceState(k core.Pubkey) nonce.Versions {
 	return v
 }
 
-func errString(e *runtime.TransactionError) string {
-	if e == nil {
-		return "<nil>"
-	}
-	b, _ := e.MarshalJSON()
-	return string(b)
-}
-
-func wantErr(t testing.TB, res *runtime.Result, want string) {
-	t.Helper()
-	if got := errString(res.Err); got != want {
-		t.Fatalf("err = %s, want %s\nlogs: %q", got, want, res.Logs)
-	}
-}
-
-func wantLogs(t testing.TB, res *runtime.Result, want ...string) {
-	t.Helper()
-	if !slices.Equal(res.Logs, want) {
-		t.Fatalf("logs:\n got %q\nwant %q", res.Logs, want)
-	}
-}
-
 // unsign drops the signer flag of k in ix (the message then does not ask k to sign).
 func unsign(ix core.Instruction, k core.Pubkey) core.Instruction {
 	ix.Accounts = slices.Clone(ix.Accounts)

@@ -2,6 +2,7 @@ package system_test
 
 import (
 	"bytes"
+	"ledgerd/impl/runtime/runtimetest"
 	"strings"
 	"testing"
 
@@ -217,7 +218,7 @@ func TestInstructions(t *testing.T) {
 				tc.setup(h)
 			}
 			res := h.exec(tc.ixs, tc.signers...)
-			wantErr(t, res, tc.want)
+			runtimetest.WantErr(t, res, tc.want)
 			if res.ComputeUnitsConsumed != 150*uint64(len(tc.ixs)) {
 				t.Fatalf("cu %d", res.ComputeUnitsConsumed)
 			}
@@ -252,7 +253,7 @@ func equal(a, b []string) bool {
 func createNonce(t *testing.T, h *harness, lamports uint64) {
 	t.Helper()
 	res := h.exec(system.CreateNonceAccount(payer.PublicKey(), nacct.PublicKey(), auth.PublicKey(), lamports), payer, nacct)
-	wantErr(t, res, success)
+	runtimetest.WantErr(t, res, success)
 }
 
 func TestNonceLifecycle(t *testing.T) {
@@ -272,42 +273,42 @@ func TestNonceLifecycle(t *testing.T) {
 
 	// Advancing in the same bank fails.
 	res := h.exec([]core.Instruction{system.AdvanceNonceAccount(nacct.PublicKey(), auth.PublicKey())}, payer, auth)
-	wantErr(t, res, `{"InstructionError":[0,{"Custom":7}]}`)
-	wantLogs(t, res, invoke, "Advance nonce account: nonce can only advance once per slot", failedTo+"custom program error: 0x7")
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,{"Custom":7}]}`)
+	runtimetest.WantLogs(t, res, invoke, "Advance nonce account: nonce can only advance once per slot", failedTo+"custom program error: 0x7")
 
 	h.newBank(blockhash2)
 	res = h.exec([]core.Instruction{unsign(system.AdvanceNonceAccount(nacct.PublicKey(), auth.PublicKey()), auth.PublicKey())}, payer)
-	wantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
-	wantLogs(t, res, invoke, "Advance nonce account: Account "+auth.PublicKey().String()+" must be a signer", failedTo+"missing required signature for instruction")
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
+	runtimetest.WantLogs(t, res, invoke, "Advance nonce account: Account "+auth.PublicKey().String()+" must be a signer", failedTo+"missing required signature for instruction")
 	res = h.exec([]core.Instruction{system.AdvanceNonceAccount(nacct.PublicKey(), auth.PublicKey())}, payer, auth)
-	wantErr(t, res, success)
+	runtimetest.WantErr(t, res, success)
 	if s := h.nonceState(nacct.PublicKey()); s.Data.DurableNonce != nonce.DurableNonceFromBlockhash(blockhash2) || s.Version != nonce.Current {
 		t.Fatalf("state %+v", s)
 	}
 
 	// Authorize bob, then only bob may act.
 	res = h.exec([]core.Instruction{system.AuthorizeNonceAccount(nacct.PublicKey(), auth.PublicKey(), bob.PublicKey())}, payer, auth)
-	wantErr(t, res, success)
+	runtimetest.WantErr(t, res, success)
 	res = h.exec([]core.Instruction{system.AuthorizeNonceAccount(nacct.PublicKey(), auth.PublicKey(), auth.PublicKey())}, payer, auth)
-	wantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
-	wantLogs(t, res, invoke, "Authorize nonce account: Account "+bob.PublicKey().String()+" must sign", failedTo+"missing required signature for instruction")
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
+	runtimetest.WantLogs(t, res, invoke, "Authorize nonce account: Account "+bob.PublicKey().String()+" must sign", failedTo+"missing required signature for instruction")
 
 	// Withdraw: a part that leaves the rent-exempt minimum, not more, then everything.
 	res = h.exec([]core.Instruction{system.WithdrawNonceAccount(nacct.PublicKey(), bob.PublicKey(), alice.PublicKey(), 1e8-nonceRentMinimum)}, payer, bob)
-	wantErr(t, res, success)
+	runtimetest.WantErr(t, res, success)
 	res = h.exec([]core.Instruction{system.WithdrawNonceAccount(nacct.PublicKey(), bob.PublicKey(), alice.PublicKey(), 1)}, payer, bob)
-	wantErr(t, res, `{"InstructionError":[0,"InsufficientFunds"]}`)
-	wantLogs(t, res, invoke, "Withdraw nonce account: insufficient lamports 1447680, need 1447681", failedTo+"insufficient funds for instruction")
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"InsufficientFunds"]}`)
+	runtimetest.WantLogs(t, res, invoke, "Withdraw nonce account: insufficient lamports 1447680, need 1447681", failedTo+"insufficient funds for instruction")
 	// Withdrawing everything in the bank the nonce was advanced in is refused.
 	res = h.exec([]core.Instruction{system.WithdrawNonceAccount(nacct.PublicKey(), bob.PublicKey(), alice.PublicKey(), nonceRentMinimum)}, payer, bob)
-	wantErr(t, res, `{"InstructionError":[0,{"Custom":7}]}`)
-	wantLogs(t, res, invoke, "Withdraw nonce account: nonce can only advance once per slot", failedTo+"custom program error: 0x7")
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,{"Custom":7}]}`)
+	runtimetest.WantLogs(t, res, invoke, "Withdraw nonce account: nonce can only advance once per slot", failedTo+"custom program error: 0x7")
 	h.newBank(core.HashBytes([]byte("bank 3")))
 	res = h.exec([]core.Instruction{system.WithdrawNonceAccount(nacct.PublicKey(), auth.PublicKey(), alice.PublicKey(), nonceRentMinimum)}, payer, auth)
-	wantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
-	wantLogs(t, res, invoke, "Withdraw nonce account: Account "+bob.PublicKey().String()+" must sign", failedTo+"missing required signature for instruction")
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
+	runtimetest.WantLogs(t, res, invoke, "Withdraw nonce account: Account "+bob.PublicKey().String()+" must sign", failedTo+"missing required signature for instruction")
 	res = h.exec([]core.Instruction{system.WithdrawNonceAccount(nacct.PublicKey(), bob.PublicKey(), alice.PublicKey(), nonceRentMinimum)}, payer, bob)
-	wantErr(t, res, success)
+	runtimetest.WantErr(t, res, success)
 	if _, ok := h.accs[nacct.PublicKey()]; ok || h.accs[alice.PublicKey()].Lamports != 1e8 {
 		t.Fatalf("nonce account %+v alice %d", h.accs[nacct.PublicKey()], h.accs[alice.PublicKey()].Lamports)
 	}
@@ -404,7 +405,7 @@ func TestNonceErrors(t *testing.T) {
 			h.fund(payer.PublicKey(), 1e10)
 			tc.setup(h)
 			res := h.exec([]core.Instruction{tc.ix}, append([]core.Keypair{payer}, tc.signers...)...)
-			wantErr(t, res, tc.want)
+			runtimetest.WantErr(t, res, tc.want)
 			want := append(append([]string{invoke}, tc.logs...), failedTo+res.Err.Instruction.Error())
 			if !equal(res.Logs, want) {
 				t.Fatalf("logs\n got %q\nwant %q", res.Logs, want)
@@ -421,7 +422,7 @@ func TestUpgradeLegacyNonce(t *testing.T) {
 		Authority: auth.PublicKey(), DurableNonce: blockhash1, LamportsPerSignature: 5000}}
 	h.accs[nacct.PublicKey()] = runtime.Account{Lamports: 1e8, Owner: core.SystemProgramID, Data: legacy.Encode()}
 	res := h.exec([]core.Instruction{system.UpgradeNonceAccount(nacct.PublicKey())}, payer)
-	wantErr(t, res, success)
+	runtimetest.WantErr(t, res, success)
 	s := h.nonceState(nacct.PublicKey())
 	if s.Version != nonce.Current || s.Data.DurableNonce != nonce.DurableNonceFromBlockhash(blockhash1) || s.Data.Authority != auth.PublicKey() {
 		t.Fatalf("state %+v", s)
@@ -438,23 +439,23 @@ func TestDurableNonceTransactions(t *testing.T) {
 
 	// In the bank the nonce was set in, it cannot advance: the blockhash is not found.
 	res := h.run(durable, []core.Instruction{advance, system.Transfer(payer.PublicKey(), alice.PublicKey(), 1e6)}, payer, auth)
-	wantErr(t, res, `"BlockhashNotFound"`)
+	runtimetest.WantErr(t, res, `"BlockhashNotFound"`)
 
 	h.newBank(blockhash2)
 	next := nonce.DurableNonceFromBlockhash(blockhash2)
 	// Advance not first: not a durable transaction.
 	res = h.run(durable, []core.Instruction{system.Transfer(payer.PublicKey(), alice.PublicKey(), 1e6), advance}, payer, auth)
-	wantErr(t, res, `"BlockhashNotFound"`)
+	runtimetest.WantErr(t, res, `"BlockhashNotFound"`)
 	// The authority did not sign.
 	res = h.run(durable, []core.Instruction{unsign(advance, auth.PublicKey()), system.Transfer(payer.PublicKey(), alice.PublicKey(), 1e6)}, payer)
-	wantErr(t, res, `"BlockhashNotFound"`)
+	runtimetest.WantErr(t, res, `"BlockhashNotFound"`)
 	// Another nonce value.
 	res = h.run(core.HashBytes([]byte("nope")), []core.Instruction{advance, system.Transfer(payer.PublicKey(), alice.PublicKey(), 1e6)}, payer, auth)
-	wantErr(t, res, `"BlockhashNotFound"`)
+	runtimetest.WantErr(t, res, `"BlockhashNotFound"`)
 
 	// A failing durable transaction pays its fee and still advances the nonce.
 	res = h.run(durable, []core.Instruction{advance, system.Transfer(payer.PublicKey(), alice.PublicKey(), 1e12)}, payer, auth)
-	wantErr(t, res, `{"InstructionError":[1,{"Custom":1}]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[1,{"Custom":1}]}`)
 	if !res.Processed || res.Fee != 10_000 || len(res.Writes) != 2 {
 		t.Fatalf("processed %v fee %d writes %+v", res.Processed, res.Fee, res.Writes)
 	}
@@ -466,12 +467,12 @@ func TestDurableNonceTransactions(t *testing.T) {
 	}
 	// The old value is spent.
 	res = h.run(durable, []core.Instruction{advance, system.Transfer(payer.PublicKey(), alice.PublicKey(), 1e6)}, payer, auth)
-	wantErr(t, res, `"BlockhashNotFound"`)
+	runtimetest.WantErr(t, res, `"BlockhashNotFound"`)
 
 	// In the next bank the new value works, and the transfer happens.
 	h.newBank(core.HashBytes([]byte("bank 3")))
 	res = h.run(next, []core.Instruction{advance, system.Transfer(payer.PublicKey(), alice.PublicKey(), 1e6)}, payer, auth)
-	wantErr(t, res, success)
+	runtimetest.WantErr(t, res, success)
 	if h.accs[alice.PublicKey()].Lamports != 1e6 || h.nonceState(nacct.PublicKey()).Data.DurableNonce != nonce.DurableNonceFromBlockhash(core.HashBytes([]byte("bank 3"))) {
 		t.Fatal("durable transaction not applied")
 	}
@@ -484,12 +485,12 @@ func TestNonceAccountPaysFees(t *testing.T) {
 	h.fund(payer.PublicKey(), 1e10)
 	createNonce(t, h, nonceRentMinimum+5000)
 	res := h.exec([]core.Instruction{system.Transfer(alice.PublicKey(), bob.PublicKey(), 0)}, nacct, alice)
-	wantErr(t, res, `"InsufficientFundsForFee"`)
+	runtimetest.WantErr(t, res, `"InsufficientFundsForFee"`)
 	h.fund(alice.PublicKey(), 1e9)
 	res = h.exec([]core.Instruction{system.Transfer(alice.PublicKey(), bob.PublicKey(), 1e6)}, nacct, alice)
-	wantErr(t, res, `"InsufficientFundsForFee"`) // two signatures: 10,000
+	runtimetest.WantErr(t, res, `"InsufficientFundsForFee"`) // two signatures: 10,000
 	res = h.exec([]core.Instruction{system.AdvanceNonceAccount(nacct.PublicKey(), nacct.PublicKey())}, nacct)
-	wantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"MissingRequiredSignature"]}`)
 	if got := h.accs[nacct.PublicKey()].Lamports; got != nonceRentMinimum {
 		t.Fatalf("nonce lamports %d", got)
 	}
