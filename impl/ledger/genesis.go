@@ -2,7 +2,9 @@
 package ledger
 
 import (
+	"cmp"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 	"github.com/mr-tron/base58"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/sysvar"
 )
 
 // Files under the ledger directory.
@@ -24,14 +27,44 @@ const (
 )
 
 // GenesisConfig is what a chain starts from. Its hash (SHA-256 of the file's bytes) is the genesis hash, so two
-// ledgers share a genesis hash only when they share the whole configuration.
+// ledgers share a genesis hash only when they share the whole configuration, accounts included.
 type GenesisConfig struct {
-	CreationTime  int64  `json:"creationTime"`
-	Identity      string `json:"identity"`
-	Faucet        string `json:"faucet"`
-	SlotsPerEpoch uint64 `json:"slotsPerEpoch"`
-	TicksPerSlot  uint64 `json:"ticksPerSlot"`
+	CreationTime   int64            `json:"creationTime"`
+	Identity       string           `json:"identity"`
+	Faucet         string           `json:"faucet"`
+	FaucetLamports uint64           `json:"faucetLamports"`
+	SlotsPerEpoch  uint64           `json:"slotsPerEpoch"`
+	Warmup         bool             `json:"warmup"`
+	TicksPerSlot   uint64           `json:"ticksPerSlot"`
+	Accounts       []GenesisAccount `json:"accounts,omitempty"`
 }
+
+// GenesisAccount is an account the chain starts with besides the builtin ones (the --account flag).
+type GenesisAccount struct {
+	Pubkey     core.Pubkey `json:"pubkey"`
+	Lamports   uint64      `json:"lamports"`
+	Owner      core.Pubkey `json:"owner"`
+	Executable bool        `json:"executable"`
+	RentEpoch  uint64      `json:"rentEpoch"`
+	Data       []byte      `json:"data"`
+}
+
+// GenesisOptions are the settings of a new chain; an existing ledger keeps the ones it was created with.
+type GenesisOptions struct {
+	FaucetLamports uint64 // default DefaultFaucetLamports
+	SlotsPerEpoch  uint64 // default DefaultSlotsPerEpoch
+	Warmup         bool
+	Accounts       []GenesisAccount
+}
+
+// Genesis defaults, as the reference test validator has them.
+const (
+	LamportsPerSOL        = 1_000_000_000
+	DefaultFaucetLamports = 1_000_000 * LamportsPerSOL
+	DefaultSlotsPerEpoch  = 432_000
+	// IdentityLamports fund the validator identity (it pays for its votes in a later issue).
+	IdentityLamports = 500 * LamportsPerSOL
+)
 
 // Genesis is an opened ledger directory's identity and genesis.
 type Genesis struct {
@@ -49,7 +82,7 @@ func (g *Genesis) HashString() string { return base58.Encode(g.Hash[:]) }
 func (g *Genesis) IdentityPubkey() string { return g.Identity.PublicKey().String() }
 
 // OpenGenesis opens dir, creating a new chain there when it has none (or when reset is set).
-func OpenGenesis(dir string, reset bool) (*Genesis, error) {
+func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) {
 	if reset {
 		if err := os.RemoveAll(dir); err != nil {
 			return nil, err
@@ -70,11 +103,17 @@ func OpenGenesis(dir string, reset bool) (*Genesis, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		g.Config = GenesisConfig{
-			CreationTime:  time.Now().Unix(),
-			Identity:      g.IdentityPubkey(),
-			Faucet:        g.Faucet.PublicKey().String(),
-			SlotsPerEpoch: 432000,
-			TicksPerSlot:  64,
+			CreationTime:   time.Now().Unix(),
+			Identity:       g.IdentityPubkey(),
+			Faucet:         g.Faucet.PublicKey().String(),
+			FaucetLamports: cmp.Or(opts.FaucetLamports, DefaultFaucetLamports),
+			SlotsPerEpoch:  cmp.Or(opts.SlotsPerEpoch, DefaultSlotsPerEpoch),
+			Warmup:         opts.Warmup,
+			TicksPerSlot:   64,
+			Accounts:       opts.Accounts,
+		}
+		if _, err := sysvar.NewEpochSchedule(g.Config.SlotsPerEpoch, g.Config.SlotsPerEpoch, g.Config.Warmup); err != nil {
+			return nil, err
 		}
 		data, _ = json.MarshalIndent(g.Config, "", "  ")
 		if err := writeFileAtomic(path, data); err != nil {
@@ -120,4 +159,54 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// accountFile is the JSON of `solana account --output json`.
+type accountFile struct {
+	Pubkey  string `json:"pubkey"`
+	Account struct {
+		Lamports   uint64    `json:"lamports"`
+		Data       [2]string `json:"data"`
+		Owner      string    `json:"owner"`
+		Executable bool      `json:"executable"`
+		RentEpoch  uint64    `json:"rentEpoch"`
+	} `json:"account"`
+}
+
+// LoadAccountFile reads an account in the JSON format of `solana account --output json` (the data as
+// [base64, "base64"] or [base58, "base58"]) to be placed at address in a new chain.
+func LoadAccountFile(address, path string) (GenesisAccount, error) {
+	pk, err := core.ParsePubkey(address)
+	if err != nil {
+		return GenesisAccount{}, fmt.Errorf("--account %s: invalid address: %w", address, err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return GenesisAccount{}, fmt.Errorf("--account %s: %w", address, err)
+	}
+	var f accountFile
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return GenesisAccount{}, fmt.Errorf("--account %s: %s: %w", address, path, err)
+	}
+	owner, err := core.ParsePubkey(f.Account.Owner)
+	if err != nil {
+		return GenesisAccount{}, fmt.Errorf("--account %s: %s: invalid owner: %w", address, path, err)
+	}
+	var data []byte
+	switch f.Account.Data[1] {
+	case "base64", "":
+		data, err = base64.StdEncoding.DecodeString(f.Account.Data[0])
+	case "base58":
+		data, err = base58.Decode(f.Account.Data[0])
+	default:
+		err = fmt.Errorf("unsupported data encoding %q", f.Account.Data[1])
+	}
+	if err != nil {
+		return GenesisAccount{}, fmt.Errorf("--account %s: %s: data: %w", address, path, err)
+	}
+	if f.Account.Lamports == 0 {
+		return GenesisAccount{}, fmt.Errorf("--account %s: %s: an account needs lamports", address, path)
+	}
+	return GenesisAccount{Pubkey: pk, Lamports: f.Account.Lamports, Owner: owner, Executable: f.Account.Executable,
+		RentEpoch: f.Account.RentEpoch, Data: data}, nil
 }

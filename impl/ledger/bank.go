@@ -1,0 +1,225 @@
+package ledger
+
+import (
+	"sync"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/core/sysvar"
+	"ledgerd/impl/runtime"
+	"ledgerd/impl/store"
+)
+
+// Bank is the state of one slot. The working bank is written only by the block producer; once frozen a bank
+// never changes. Readers may hold any bank: its accounts are its overlay (the writes of its slot) on top of the
+// store as of its parent slot, and after the producer has persisted it, the store as of its own slot.
+type Bank struct {
+	Slot        uint64
+	ParentSlot  uint64
+	BlockHeight uint64
+	// ParentHash is the parent's blockhash; Hash is this bank's, set when it is frozen.
+	ParentHash core.Hash
+	Hash       core.Hash
+	BlockTime  int64
+	Epoch      uint64
+	// Env is the runtime environment of the slot: its sysvars and fee rate.
+	Env *runtime.Env
+
+	hashes *hashSnapshot
+	st     *store.Store
+
+	mu        sync.RWMutex
+	overlay   map[core.Pubkey]runtime.Account // nil once persisted
+	frozen    bool
+	txCount   uint64 // transactions processed up to and including this bank
+	capital   uint64 // lamports in existence
+	signature uint64 // signatures processed in this bank
+	entries   []*txEntry
+	minFee    map[core.Pubkey]uint64 // lowest prioritization fee of a transaction write-locking the account
+	blockMin  uint64                 // lowest prioritization fee of any transaction (feeUnset when none)
+}
+
+// feeUnset marks a bank without transactions in blockMin.
+const feeUnset = ^uint64(0)
+
+// txEntry is a transaction executed into a bank.
+type txEntry struct {
+	tx   *core.Transaction
+	meta *TxMeta
+	keys []core.Pubkey
+}
+
+// Frozen reports whether the bank's slot is complete.
+func (b *Bank) Frozen() bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.frozen
+}
+
+// TransactionCount is the number of transactions processed up to and including this bank (so far).
+func (b *Bank) TransactionCount() uint64 {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.txCount
+}
+
+// Capitalization is the total lamports in existence in this bank (so far).
+func (b *Bank) Capitalization() uint64 {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.capital
+}
+
+// LastBlockhash is the newest blockhash a transaction in this bank's view may use: the bank's own once frozen,
+// its parent's while it is working.
+func (b *Bank) LastBlockhash() core.Hash {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.frozen {
+		return b.Hash
+	}
+	return b.ParentHash
+}
+
+// BlockhashValid reports whether blockhash h is young enough for a transaction processed in this bank, and
+// the fee rate recorded with it.
+func (b *Bank) BlockhashValid(h core.Hash) (lamportsPerSignature uint64, ok bool) {
+	b.mu.RLock()
+	hs := b.hashes
+	b.mu.RUnlock()
+	return hs.valid(h)
+}
+
+// LastValidBlockHeight is the last block height at which a transaction using blockhash h can be processed,
+// as this bank sees it.
+func (b *Bank) LastValidBlockHeight(h core.Hash) (uint64, bool) {
+	b.mu.RLock()
+	hs := b.hashes
+	b.mu.RUnlock()
+	age, _, ok := hs.age(h)
+	if !ok || age > MaxProcessingAge {
+		return 0, false
+	}
+	return b.BlockHeight + MaxProcessingAge - age, true
+}
+
+// GetAccount implements runtime.AccountSource: the bank's view of the account. Sysvars come from the bank's
+// environment; they are never stored.
+func (b *Bank) GetAccount(k core.Pubkey) (runtime.Account, bool) {
+	if core.IsSysvarID(k) {
+		if a, ok := b.Env.SysvarAccount(k); ok {
+			return a, true
+		}
+	}
+	b.mu.RLock()
+	ov := b.overlay
+	var (
+		a  runtime.Account
+		in bool
+	)
+	if ov != nil {
+		a, in = ov[k]
+	}
+	b.mu.RUnlock()
+	if in {
+		return a, a.Lamports > 0
+	}
+	at := b.Slot
+	if ov != nil {
+		at = b.ParentSlot
+		if b.Slot == 0 {
+			return runtime.Account{}, false
+		}
+	}
+	return readStore(b.st, k, at)
+}
+
+// readStore reads the version of k at slot at; a store failure reads as a missing account (and is logged by
+// the store), since the runtime's account source cannot fail.
+func readStore(st *store.Store, k core.Pubkey, at uint64) (runtime.Account, bool) {
+	sa, _, found, err := st.GetAccount(store.Pubkey(k), at)
+	if err != nil || !found || sa.Lamports == 0 {
+		return runtime.Account{}, false
+	}
+	return runtime.Account{Lamports: sa.Lamports, Owner: core.Pubkey(sa.Owner), Executable: sa.Executable,
+		RentEpoch: sa.RentEpoch, Data: sa.Data}, true
+}
+
+// overlayAccounts calls fn with the accounts this bank wrote (deleted ones with zero lamports), when they are
+// not yet in the store. It reports whether the overlay was still held.
+func (b *Bank) overlayAccounts(fn func(core.Pubkey, runtime.Account)) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.overlay == nil {
+		return false
+	}
+	for k, a := range b.overlay {
+		fn(k, a)
+	}
+	return true
+}
+
+// storeSlot is the slot the store must be read at under the overlay (see overlayAccounts).
+func (b *Bank) storeSlot() (slot uint64, empty bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.overlay == nil {
+		return b.Slot, false
+	}
+	return b.ParentSlot, b.Slot == 0
+}
+
+// apply stores a transaction's writes into the working bank.
+func (b *Bank) apply(writes []runtime.AccountWrite) {
+	b.mu.Lock()
+	for _, w := range writes {
+		b.overlay[w.Pubkey] = w.Account
+	}
+	b.mu.Unlock()
+}
+
+// feeSummary is what a frozen slot keeps for getRecentPrioritizationFees.
+type feeSummary struct {
+	slot     uint64
+	blockMin uint64                 // lowest prioritization fee of any transaction (feeUnset when none)
+	minFee   map[core.Pubkey]uint64 // lowest prioritization fee of a transaction write-locking the account
+}
+
+// maxRecentFees is how many slots the prioritization fee history covers, as the reference's cache.
+const maxRecentFees = 150
+
+// fee is the slot's lowest prioritization fee over the transactions write-locking any of accounts (max over
+// the accounts, and at least the block's lowest), as the reference's prioritization fee cache reports it.
+func (f *feeSummary) fee(accounts []core.Pubkey) uint64 {
+	fee := f.blockMin
+	if fee == feeUnset {
+		fee = 0
+	}
+	for _, k := range accounts {
+		if v, ok := f.minFee[k]; ok {
+			fee = max(fee, v)
+		}
+	}
+	return fee
+}
+
+// buildEnv makes the runtime environment of a slot.
+func buildEnv(base *runtime.Env, clock sysvar.Clock, parentHash core.Hash, hs *hashSnapshot, slotHashes sysvar.SlotHashes,
+	slotHistory []byte) *runtime.Env {
+	env := *base
+	env.Clock = clock
+	env.Blockhash = parentHash
+	env.RecentBlockhashes = nil
+	for _, h := range hs.recent(sysvar.RecentBlockhashesMaxEntries) {
+		e, _ := hs.entries[h]
+		env.RecentBlockhashes = append(env.RecentBlockhashes, sysvar.RecentBlockhashesEntry{
+			Blockhash: h, FeeCalculator: sysvar.FeeCalculator{LamportsPerSignature: e.lamportsPerSignature}})
+	}
+	env.SysvarData = map[core.Pubkey][]byte{
+		core.SysvarSlotHashesID:  slotHashes.AccountData(),
+		core.SysvarSlotHistoryID: slotHistory,
+	}
+	for k, v := range base.SysvarData {
+		env.SysvarData[k] = v
+	}
+	return &env
+}

@@ -1,0 +1,485 @@
+package ledger
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/core/sysvar"
+	"ledgerd/impl/programs/memo"
+	"ledgerd/impl/programs/system"
+	"ledgerd/impl/runtime"
+	"ledgerd/impl/store"
+)
+
+// Config is how a ledger runs. Zero fields take the defaults.
+type Config struct {
+	Dir   string
+	Reset bool
+	// Genesis applies only when a new chain is created.
+	Genesis GenesisOptions
+	// SlotDuration is the time between slots (default 400 ms).
+	SlotDuration time.Duration
+	// FinalityDepth is how many slots a rooted slot trails the confirmed one (default 32; 0 is allowed only
+	// through FinalityDepthZero, since the zero value means the default).
+	FinalityDepth     uint64
+	FinalityDepthZero bool
+	// AirdropCap is the most lamports one requestAirdrop may ask for (default DefaultAirdropCap).
+	AirdropCap uint64
+	// Programs is the runtime's program registry (default: DefaultPrograms()).
+	Programs *runtime.Registry
+	// StoreInMemory keeps the database in memory (tests).
+	StoreInMemory bool
+	Logger        *slog.Logger
+	// Now is the clock (tests); default time.Now.
+	Now func() time.Time
+}
+
+// Defaults.
+const (
+	DefaultSlotDuration  = 400 * time.Millisecond
+	DefaultFinalityDepth = 32
+	DefaultAirdropCap    = 10_000 * LamportsPerSOL
+	// pruneLag keeps account versions this many slots below the root, so that a reader holding the finalized
+	// bank of a moment ago never sees a version pruned under it.
+	pruneLag = 64
+	// recentBanks is how many frozen banks are rebuilt at start and kept for views and sysvars.
+	slotHashesKept = sysvar.SlotHashesMaxEntries
+)
+
+// Meta keys of the ledger in the store.
+const (
+	metaTip = "ledger.tip" // u64: the newest frozen (and persisted) slot
+)
+
+// Commitment is a level of a view.
+type Commitment uint8
+
+const (
+	Processed Commitment = iota
+	Confirmed
+	Finalized
+)
+
+func (c Commitment) String() string {
+	return [...]string{"processed", "confirmed", "finalized"}[c]
+}
+
+// ParseCommitment reads the commitment names of the specification (and the deprecated aliases the reference
+// still accepts).
+func ParseCommitment(s string) (Commitment, bool) {
+	switch s {
+	case "processed", "recent", "single", "singleGossip":
+		return Processed, true
+	case "confirmed":
+		return Confirmed, true
+	case "finalized", "max", "root":
+		return Finalized, true
+	}
+	return 0, false
+}
+
+// DefaultPrograms returns the registry of the programs this ledger runs.
+func DefaultPrograms() *runtime.Registry {
+	r := runtime.NewRegistry()
+	system.Register(r)
+	memo.Register(r)
+	return r
+}
+
+// Ledger is an open chain: the store, the banks, and the block producer that owns the only writable bank.
+type Ledger struct {
+	Genesis *Genesis
+
+	cfg      Config
+	log      *slog.Logger
+	st       *store.Store
+	baseEnv  *runtime.Env
+	schedule sysvar.EpochSchedule
+	depth    uint64
+
+	mu        sync.RWMutex // guards the bank pointers and slots below
+	working   *Bank
+	banks     map[uint64]*Bank // frozen banks from the root up
+	confirmed uint64
+	root      uint64
+	firstSlot uint64 // the oldest block held
+	// recentFees are the prioritization fees of the last maxRecentFees frozen slots, oldest first.
+	recentFees []*feeSummary
+
+	statusMu sync.RWMutex
+	status   *statusCache
+
+	// Owned by the producer goroutine (and Open before it starts).
+	queue       *blockhashQueue
+	slotHashes  sysvar.SlotHashes
+	slotHistory *sysvar.SlotHistory
+	nextTick    time.Time
+
+	submit    chan *submission
+	stop      chan struct{}
+	stopped   chan struct{}
+	closeOnce sync.Once
+
+	perf *perfSampler
+
+	airdropMu sync.Mutex
+}
+
+// Open opens (or creates) the chain in cfg.Dir and starts producing slots.
+func Open(cfg Config) (*Ledger, error) {
+	if cfg.SlotDuration <= 0 {
+		cfg.SlotDuration = DefaultSlotDuration
+	}
+	if cfg.FinalityDepth == 0 && !cfg.FinalityDepthZero {
+		cfg.FinalityDepth = DefaultFinalityDepth
+	}
+	cfg.AirdropCap = cmp.Or(cfg.AirdropCap, DefaultAirdropCap)
+	if cfg.Programs == nil {
+		cfg.Programs = DefaultPrograms()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	g, err := OpenGenesis(cfg.Dir, cfg.Reset, cfg.Genesis)
+	if err != nil {
+		return nil, err
+	}
+	schedule, err := sysvar.NewEpochSchedule(g.Config.SlotsPerEpoch, g.Config.SlotsPerEpoch, g.Config.Warmup)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(filepath.Join(cfg.Dir, "accounts"), store.Options{InMemory: cfg.StoreInMemory})
+	if err != nil {
+		return nil, err
+	}
+	l := &Ledger{
+		Genesis:     g,
+		cfg:         cfg,
+		log:         cfg.Logger,
+		st:          st,
+		schedule:    schedule,
+		depth:       cfg.FinalityDepth,
+		banks:       make(map[uint64]*Bank),
+		status:      newStatusCache(),
+		queue:       newBlockhashQueue(),
+		slotHistory: sysvar.NewSlotHistory(),
+		submit:      make(chan *submission, 1024),
+		stop:        make(chan struct{}),
+		stopped:     make(chan struct{}),
+		perf:        newPerfSampler(),
+	}
+	l.baseEnv = runtime.DefaultEnv(core.Hash{}, cfg.Programs)
+	l.baseEnv.EpochSchedule = schedule
+	last := sysvar.LastRestartSlot{}
+	rewards := sysvar.EpochRewards{}
+	l.baseEnv.SysvarData = map[core.Pubkey][]byte{
+		core.SysvarStakeHistoryID:    sysvar.StakeHistory{}.AccountData(),
+		core.SysvarEpochRewardsID:    rewards.Marshal(),
+		core.SysvarLastRestartSlotID: last.Marshal(),
+	}
+
+	tip, found, err := st.GetMetaU64(metaTip)
+	if err == nil {
+		if found {
+			err = l.restore(tip)
+		} else {
+			err = l.createGenesis()
+		}
+	}
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	go l.run()
+	return l, nil
+}
+
+// createGenesis writes slot 0: the genesis accounts and the genesis block, which is rooted at once.
+func (l *Ledger) createGenesis() error {
+	g := l.Genesis
+	b := l.st.NewBatch()
+	var capital uint64
+	for _, a := range genesisAccounts(g, &l.baseEnv.Rent) {
+		b.PutAccount(store.Pubkey(a.Pubkey), 0, store.Account{Lamports: a.Lamports, Owner: a.Owner, Executable: a.Executable,
+			RentEpoch: a.RentEpoch, Data: a.Data})
+		capital += a.Lamports
+	}
+	info := &BlockInfo{
+		Slot:                0,
+		Blockhash:           blockhash(core.Hash(g.Hash), 0, nil),
+		PreviousBlockhash:   core.Hash(g.Hash),
+		BlockTime:           g.Config.CreationTime,
+		EpochStartTimestamp: g.Config.CreationTime,
+		Capitalization:      capital,
+	}
+	b.PutBlock(0, encodeBlock(info))
+	b.SetMetaU64(metaTip, 0)
+	if err := b.Commit(true); err != nil {
+		return err
+	}
+	l.replay([]*BlockInfo{info}, 0, false)
+	return nil
+}
+
+// genesisAccounts lists the accounts of a new chain: the faucet, the identity, the builtin and natively run
+// programs, and the configured ones (which win over the others at the same address).
+func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
+	byKey := map[core.Pubkey]GenesisAccount{}
+	var order []core.Pubkey
+	add := func(a GenesisAccount) {
+		if _, ok := byKey[a.Pubkey]; !ok {
+			order = append(order, a.Pubkey)
+		}
+		byKey[a.Pubkey] = a
+	}
+	add(GenesisAccount{Pubkey: g.Faucet.PublicKey(), Lamports: g.Config.FaucetLamports, Owner: core.SystemProgramID,
+		RentEpoch: runtime.RentExemptRentEpoch})
+	add(GenesisAccount{Pubkey: g.Identity.PublicKey(), Lamports: IdentityLamports, Owner: core.SystemProgramID,
+		RentEpoch: runtime.RentExemptRentEpoch})
+	// Builtins are accounts of the native loader whose data is the program's name, as in the reference.
+	for _, p := range []struct {
+		id   core.Pubkey
+		name string
+	}{
+		{core.SystemProgramID, "system_program"},
+		{core.VoteProgramID, "vote_program"},
+		{core.StakeProgramID, "stake_program"},
+		{core.ConfigProgramID, "config_program"},
+		{core.ComputeBudgetProgramID, "compute_budget_program"},
+		{core.AddressLookupTableProgramID, "address_lookup_table_program"},
+		{core.BPFLoaderDeprecatedProgramID, "solana_bpf_loader_deprecated_program"},
+		{core.BPFLoaderProgramID, "solana_bpf_loader_program"},
+		{core.BPFLoaderUpgradeableProgramID, "solana_bpf_loader_upgradeable_program"},
+		{core.LoaderV4ProgramID, "loader_v4"},
+		{core.Ed25519ProgramID, "ed25519_program"},
+		{core.Secp256k1ProgramID, "secp256k1_program"},
+	} {
+		add(GenesisAccount{Pubkey: p.id, Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true,
+			RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(p.name)})
+	}
+	// Programs deployed on chain in the reference and run natively here: executable accounts of their loader.
+	// Their data is a marker, not an ELF: ledgerd does not run sBPF.
+	for _, p := range []struct {
+		id, loader core.Pubkey
+		name       string
+	}{
+		{core.MemoV1ProgramID, core.BPFLoaderDeprecatedProgramID, "spl_memo-1.0.0 (native)"},
+		{core.MemoProgramID, core.BPFLoaderProgramID, "spl_memo-3.0.0 (native)"},
+	} {
+		add(GenesisAccount{Pubkey: p.id, Lamports: rent.MinimumBalance(uint64(len(p.name))), Owner: p.loader,
+			Executable: true, RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(p.name)})
+	}
+	for _, a := range g.Config.Accounts {
+		add(a)
+	}
+	out := make([]GenesisAccount, len(order))
+	for i, k := range order {
+		out[i] = byKey[k]
+	}
+	return out
+}
+
+// restore rebuilds the in-memory state of a chain whose newest persisted slot is tip: the blockhash queue,
+// the slot hashes and history, the status cache and the recent banks, all from the stored blocks.
+func (l *Ledger) restore(tip uint64) error {
+	keep := uint64(max(slotHashesKept, MaxRecentBlockhashes+int(l.depth)+1))
+	from := uint64(0)
+	if tip > keep {
+		from = tip - keep
+	}
+	slots, err := l.st.BlocksInRange(from, tip, 0)
+	if err != nil {
+		return err
+	}
+	infos := make([]*BlockInfo, 0, len(slots))
+	for _, s := range slots {
+		raw, found, err := l.st.GetBlock(s)
+		if err != nil {
+			return err
+		}
+		if !found {
+			continue
+		}
+		info, err := decodeBlock(raw)
+		if err != nil {
+			return fmt.Errorf("block %d: %w", s, err)
+		}
+		infos = append(infos, info)
+	}
+	if len(infos) == 0 || infos[len(infos)-1].Slot != tip {
+		return fmt.Errorf("ledger: the block of slot %d (the newest) is missing", tip)
+	}
+	// Every slot up to the tip was produced (the producer skips none), so the slot history is full up to the
+	// replayed blocks, which add themselves.
+	start := infos[0].Slot
+	if start > sysvar.SlotHistoryMaxEntries {
+		l.slotHistory.Add(start - sysvar.SlotHistoryMaxEntries)
+	}
+	for s := l.slotHistory.NextSlot; s < start; s++ {
+		l.slotHistory.Add(s)
+	}
+	l.replay(infos, tip, true)
+	return nil
+}
+
+// replay registers frozen blocks (oldest first) into the in-memory state, makes the banks of the last
+// depth+1 of them, and opens the working bank after the last.
+func (l *Ledger) replay(infos []*BlockInfo, tip uint64, restored bool) {
+	first, _, _ := l.st.FirstBlock()
+	l.firstSlot = first
+	root := uint64(0)
+	if tip > l.depth {
+		root = tip - l.depth
+	}
+	for _, info := range infos {
+		if info.Slot > 0 {
+			l.slotHistory.Add(info.Slot)
+		}
+		var before *hashSnapshot
+		if info.Slot >= root {
+			before = l.queue.snapshot()
+		}
+		l.queue.register(info.Blockhash, info.BlockHeight, runtime.DefaultLamportsPerSignature, restored)
+		if info.Slot >= root {
+			l.banks[info.Slot] = l.bankFromInfo(info, before, l.queue.snapshot())
+		}
+		l.slotHashes.Add(info.Slot, info.Blockhash)
+		if info.Slot+statusCacheRootedSlots+l.depth >= tip {
+			for i, sig := range info.Signatures {
+				st := txStatus{slot: info.Slot}
+				if info.Failed[i] {
+					st.err = errRestoredFailure
+				}
+				l.status.bySig[sig] = st
+				l.status.bySlot[info.Slot] = append(l.status.bySlot[info.Slot], sig)
+			}
+		}
+	}
+	l.status.oldest = infos[0].Slot
+	l.confirmed, l.root = tip, root
+	tipBank := l.banks[tip]
+	l.nextTick = l.cfg.Now().Add(l.cfg.SlotDuration)
+	l.working = l.newBank(tipBank)
+}
+
+// errRestoredFailure stands for the error of a failed transaction of a restored slot: the status cache holds
+// only that it failed, and readers fetch the error itself from the stored transaction.
+var errRestoredFailure = runtime.NewTransactionError(0)
+
+// bankFromInfo makes the frozen bank of a stored block. before is the blockhash queue the block was produced
+// with (its transactions' view), after the queue with the block's own hash; the producer's slot hashes and
+// slot history must be those of the block's creation.
+func (l *Ledger) bankFromInfo(info *BlockInfo, before, after *hashSnapshot) *Bank {
+	b := &Bank{
+		Slot: info.Slot, ParentSlot: info.ParentSlot, BlockHeight: info.BlockHeight,
+		ParentHash: info.PreviousBlockhash, Hash: info.Blockhash, BlockTime: info.BlockTime,
+		Epoch: l.schedule.GetEpoch(info.Slot), hashes: after, st: l.st, frozen: true,
+		txCount: info.TransactionCount, capital: info.Capitalization, blockMin: feeUnset,
+	}
+	b.Env = buildEnv(l.baseEnv, l.clock(info.Slot, info.BlockTime, info.EpochStartTimestamp), info.PreviousBlockhash, before,
+		l.slotHashes, l.slotHistory.Marshal())
+	return b
+}
+
+func (l *Ledger) clock(slot uint64, unix, epochStart int64) sysvar.Clock {
+	return sysvar.Clock{
+		Slot:                slot,
+		EpochStartTimestamp: epochStart,
+		Epoch:               l.schedule.GetEpoch(slot),
+		LeaderScheduleEpoch: l.schedule.GetLeaderScheduleEpoch(slot),
+		UnixTimestamp:       unix,
+	}
+}
+
+// newBank opens the working bank after parent. Only the producer (or Open) calls it.
+func (l *Ledger) newBank(parent *Bank) *Bank {
+	slot := parent.Slot + 1
+	now := l.cfg.Now().Unix()
+	if now < parent.BlockTime {
+		now = parent.BlockTime // block times never go backwards
+	}
+	epochStart := parent.Env.Clock.EpochStartTimestamp
+	if l.schedule.GetEpoch(slot) != parent.Epoch {
+		epochStart = now
+	}
+	l.slotHistory.Add(slot)
+	hs := l.queue.snapshot()
+	b := &Bank{
+		Slot: slot, ParentSlot: parent.Slot, BlockHeight: parent.BlockHeight + 1, ParentHash: parent.Hash,
+		BlockTime: now, Epoch: l.schedule.GetEpoch(slot), hashes: hs, st: l.st,
+		overlay: make(map[core.Pubkey]runtime.Account), txCount: parent.txCount, capital: parent.capital,
+		minFee: make(map[core.Pubkey]uint64), blockMin: feeUnset,
+	}
+	b.Env = buildEnv(l.baseEnv, l.clock(slot, now, epochStart), parent.Hash, hs, l.slotHashes, l.slotHistory.Marshal())
+	return b
+}
+
+// Close stops the producer (persisting the working bank's transactions as a last block) and closes the store.
+func (l *Ledger) Close() error {
+	var err error
+	l.closeOnce.Do(func() {
+		close(l.stop)
+		<-l.stopped
+		err = l.st.Close()
+	})
+	return err
+}
+
+// Bank returns the bank of a commitment level.
+func (l *Ledger) Bank(c Commitment) *Bank {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	switch c {
+	case Processed:
+		return l.working
+	case Confirmed:
+		return l.banks[l.confirmed]
+	default:
+		return l.banks[l.root]
+	}
+}
+
+// Slots returns the processed, confirmed and finalized slots.
+func (l *Ledger) Slots() (processed, confirmed, finalized uint64) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.working.Slot, l.confirmed, l.root
+}
+
+// EpochSchedule is the chain's epoch schedule.
+func (l *Ledger) EpochSchedule() sysvar.EpochSchedule { return l.schedule }
+
+// Rent is the chain's rent.
+func (l *Ledger) Rent() sysvar.Rent { return l.baseEnv.Rent }
+
+// FeeRateGovernor is the chain's fee rate governor.
+func (l *Ledger) FeeRateGovernor() sysvar.FeeRateGovernor { return sysvar.DefaultFeeRateGovernor() }
+
+// FinalityDepth is how many slots finalized trails confirmed.
+func (l *Ledger) FinalityDepth() uint64 { return l.depth }
+
+// Store gives read access to the history (blocks, transactions, signature lists).
+func (l *Ledger) Store() *store.Store { return l.st }
+
+// errClosed is returned for work submitted to a closed ledger.
+var errClosed = errors.New("ledger: closed")
+
+// ctxDone reports a cancelled context as an error.
+func ctxDone(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	default:
+		return nil
+	}
+}

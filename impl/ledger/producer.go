@@ -1,0 +1,317 @@
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"time"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/runtime"
+	"ledgerd/impl/store"
+)
+
+// submission is a transaction handed to the producer, with where to send its result.
+type submission struct {
+	tx     *core.Transaction
+	result chan *Executed
+}
+
+// Executed is the outcome of a transaction the producer ran in its working bank.
+type Executed struct {
+	Slot   uint64
+	Result *runtime.Result
+}
+
+// maxBatch bounds how many queued transactions the producer runs before it looks at the clock again.
+const maxBatch = 256
+
+// run is the block producer: it executes submitted transactions into the working bank and, every slot
+// interval, freezes it and opens the next.
+func (l *Ledger) run() {
+	defer close(l.stopped)
+	timer := time.NewTimer(time.Until(l.nextTick))
+	defer timer.Stop()
+	for {
+		select {
+		case s := <-l.submit:
+			l.execute(s)
+			for n := 1; n < maxBatch; n++ {
+				select {
+				case s := <-l.submit:
+					l.execute(s)
+					continue
+				default:
+				}
+				break
+			}
+		case <-timer.C:
+			l.advance()
+			// Slots are paced against the ideal schedule, not the time the last freeze took; a producer that
+			// fell far behind (a suspended machine) starts afresh instead of producing a burst of slots.
+			l.nextTick = l.nextTick.Add(l.cfg.SlotDuration)
+			if now := l.cfg.Now(); l.nextTick.Before(now) {
+				l.nextTick = now.Add(l.cfg.SlotDuration)
+			}
+			timer.Reset(time.Until(l.nextTick))
+		case <-l.stop:
+			// Drain what was accepted, then persist it as a last block so nothing processed is lost.
+			for {
+				select {
+				case s := <-l.submit:
+					l.execute(s)
+					continue
+				default:
+				}
+				break
+			}
+			if l.working.entriesLen() > 0 {
+				l.freeze()
+			}
+			return
+		}
+	}
+}
+
+func (b *Bank) entriesLen() int {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.entries)
+}
+
+// Execute runs tx in the working bank and waits for the result. The transaction must be sanitized and its
+// signatures verified by the caller.
+func (l *Ledger) Execute(ctx context.Context, tx *core.Transaction) (*Executed, error) {
+	s := &submission{tx: tx, result: make(chan *Executed, 1)}
+	select {
+	case l.submit <- s:
+	case <-l.stop:
+		return nil, errClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case r := <-s.result:
+		return r, nil
+	case <-l.stopped:
+		// The producer drains the queue before it stops, so a result is there unless it never ran.
+		select {
+		case r := <-s.result:
+			return r, nil
+		default:
+			return nil, errClosed
+		}
+	}
+}
+
+// execute runs one submission in the working bank and records it when it is processed.
+func (l *Ledger) execute(s *submission) {
+	b := l.working
+	sig := s.tx.Signature()
+	opts := runtime.Options{
+		CheckBlockhash:   b.BlockhashValid,
+		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, s.tx.Message.RecentBlockhash, b) },
+	}
+	var res *runtime.Result
+	if len(s.tx.Message.AddressTableLookups) > 0 {
+		// Address lookup tables arrive with their program (a later issue); until then no table can be found.
+		res = &runtime.Result{Err: runtime.NewTransactionError(runtime.TxAddressLookupTableNotFound)}
+	} else {
+		res = runtime.Execute(b.Env, b, s.tx, opts)
+	}
+	if res.Processed {
+		l.record(b, s.tx, res)
+	}
+	s.result <- &Executed{Slot: b.Slot, Result: res}
+}
+
+// alreadyProcessed reports whether the transaction with signature sig is in the status cache. Transactions
+// whose blockhash predates the node's start may have been processed before it: those are also looked up in
+// the store.
+func (l *Ledger) alreadyProcessed(sig core.Signature, recent core.Hash, b *Bank) bool {
+	l.statusMu.RLock()
+	_, ok := l.status.bySig[sig]
+	l.statusMu.RUnlock()
+	if ok {
+		return true
+	}
+	if _, e, found := b.hashes.age(recent); found && e.restored {
+		_, found, err := l.st.GetTransaction(store.Signature(sig))
+		return found || err != nil
+	}
+	return false
+}
+
+// record stores a processed transaction's writes and metadata in the working bank.
+func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result) {
+	meta := &TxMeta{
+		Err: res.Err, Fee: res.Fee, PreBalances: res.PreBalances, PostBalances: res.PostBalances, Logs: res.Logs,
+		InnerInstructions: res.InnerInstructions, ReturnData: res.ReturnData,
+		ComputeUnitsConsumed: res.ComputeUnitsConsumed,
+	}
+	if meta.Logs == nil {
+		meta.Logs = []string{}
+	}
+	if meta.InnerInstructions == nil {
+		meta.InnerInstructions = []runtime.InnerInstructions{}
+	}
+	b.apply(res.Writes)
+	keys := res.AccountKeys
+	if keys == nil {
+		keys = tx.Message.AccountKeys
+	}
+	price := res.Budget.ComputeUnitPrice
+	b.mu.Lock()
+	b.entries = append(b.entries, &txEntry{tx: tx, meta: meta, keys: keys})
+	b.txCount++
+	b.signature += uint64(len(tx.Signatures))
+	b.blockMin = min(b.blockMin, price)
+	for i, k := range keys {
+		if tx.Message.IsWritable(i) {
+			if f, ok := b.minFee[k]; !ok || price < f {
+				b.minFee[k] = price
+			}
+		}
+	}
+	b.mu.Unlock()
+	l.statusMu.Lock()
+	l.status.add(tx.Signature(), b.Slot, res.Err)
+	l.statusMu.Unlock()
+	l.perf.addTransactions(1)
+}
+
+// blockhash chains a block to its parent: SHA-256 over the parent's blockhash, the slot, and the signatures of
+// the block's transactions in order.
+func blockhash(parent core.Hash, slot uint64, sigs []core.Signature) core.Hash {
+	h := sha256.New()
+	h.Write(parent[:])
+	h.Write(binary.LittleEndian.AppendUint64(nil, slot))
+	for i := range sigs {
+		h.Write(sigs[i][:])
+	}
+	return core.Hash(h.Sum(nil))
+}
+
+// advance ends the working slot: it freezes and persists it, moves confirmed and finalized, and opens the next.
+func (l *Ledger) advance() {
+	l.freeze()
+}
+
+// freeze completes the working bank: fees to the leader, the blockhash, one synced store batch with its
+// accounts, block and transactions; then the commitment levels move and the next bank opens.
+func (l *Ledger) freeze() {
+	b := l.working
+	b.mu.RLock()
+	entries := b.entries
+	b.mu.RUnlock()
+
+	sigs := make([]core.Signature, len(entries))
+	failed := make([]bool, len(entries))
+	var collected, burned uint64
+	for i, e := range entries {
+		sigs[i] = e.tx.Signature()
+		failed[i] = e.meta.Err != nil
+		sigFee := uint64(len(e.tx.Signatures)) * runtime.DefaultLamportsPerSignature
+		sigFee = min(sigFee, e.meta.Fee)
+		burn := sigFee * uint64(l.FeeRateGovernor().BurnPercent) / 100
+		burned += burn
+		collected += e.meta.Fee - burn
+	}
+	var rewards []Reward
+	if collected > 0 {
+		// The leader (this node) is paid the unburned part of the fees, as a "Fee" reward of the block.
+		id := l.Genesis.Identity.PublicKey()
+		acct, _ := b.GetAccount(id)
+		if acct.Lamports == 0 {
+			acct.Owner = core.SystemProgramID
+			acct.RentEpoch = runtime.RentExemptRentEpoch
+		}
+		acct.Lamports += collected
+		b.apply([]runtime.AccountWrite{{Pubkey: id, Account: acct}})
+		rewards = append(rewards, Reward{Pubkey: id, Lamports: int64(collected), PostBalance: acct.Lamports, RewardType: "Fee"})
+	}
+
+	hash := blockhash(b.ParentHash, b.Slot, sigs)
+	b.mu.Lock()
+	b.Hash = hash
+	b.frozen = true
+	b.capital -= burned
+	info := &BlockInfo{
+		Slot: b.Slot, ParentSlot: b.ParentSlot, BlockHeight: b.BlockHeight, Blockhash: hash,
+		PreviousBlockhash: b.ParentHash, BlockTime: b.BlockTime, TransactionCount: b.txCount,
+		Capitalization: b.capital, EpochStartTimestamp: b.Env.Clock.EpochStartTimestamp,
+		Signatures: sigs, Failed: failed, Rewards: rewards,
+	}
+	overlay := b.overlay
+	b.mu.Unlock()
+
+	if err := l.persist(b, info, overlay, entries); err != nil {
+		// The store is the ledger's memory: without it nothing can be reported durable. Keep serving what is
+		// in memory, and say so loudly.
+		l.log.Error("persisting slot failed", "slot", b.Slot, "err", err)
+	} else {
+		b.mu.Lock()
+		b.overlay = nil // the store has it now
+		b.mu.Unlock()
+	}
+
+	l.queue.register(hash, b.BlockHeight, runtime.DefaultLamportsPerSignature, false)
+	l.slotHashes.Add(b.Slot, hash)
+	b.mu.Lock()
+	b.hashes = l.queue.snapshot()
+	b.mu.Unlock()
+
+	root := uint64(0)
+	if b.Slot > l.depth {
+		root = b.Slot - l.depth
+	}
+	next := l.newBank(b)
+	l.mu.Lock()
+	l.banks[b.Slot] = b
+	l.confirmed = b.Slot
+	prevRoot := l.root
+	l.root = max(l.root, root)
+	for s := range l.banks {
+		if s < l.root {
+			delete(l.banks, s)
+		}
+	}
+	l.working = next
+	l.recentFees = append(l.recentFees, &feeSummary{slot: b.Slot, blockMin: b.blockMin, minFee: b.minFee})
+	if len(l.recentFees) > maxRecentFees {
+		l.recentFees = l.recentFees[1:]
+	}
+	l.mu.Unlock()
+
+	l.statusMu.Lock()
+	if l.root > statusCacheRootedSlots {
+		l.status.purge(l.root - statusCacheRootedSlots)
+	}
+	l.statusMu.Unlock()
+
+	if l.root > prevRoot && l.root > pruneLag {
+		if err := l.st.Root(l.root - pruneLag); err != nil {
+			l.log.Error("pruning at root failed", "root", l.root, "err", err)
+		}
+	}
+	l.perf.addSlot(b.Slot, l.cfg.Now())
+}
+
+// persist writes a frozen bank in one synced batch: a slot is durable before it is reported confirmed.
+func (l *Ledger) persist(b *Bank, info *BlockInfo, overlay map[core.Pubkey]runtime.Account, entries []*txEntry) error {
+	batch := l.st.NewBatch()
+	for k, a := range overlay {
+		batch.PutAccount(store.Pubkey(k), b.Slot, store.Account{Lamports: a.Lamports, Owner: a.Owner,
+			Executable: a.Executable, RentEpoch: a.RentEpoch, Data: a.Data})
+	}
+	for i, e := range entries {
+		sig := e.tx.Signature()
+		batch.PutTransaction(store.Signature(sig), b.Slot, uint32(i), encodeTx(e.tx, e.meta))
+		for _, k := range e.keys {
+			batch.AddSignatureForAddress(store.Pubkey(k), b.Slot, uint32(i), store.Signature(sig))
+		}
+	}
+	batch.PutBlock(b.Slot, encodeBlock(info))
+	batch.SetMetaU64(metaTip, b.Slot)
+	return batch.Commit(true)
+}
