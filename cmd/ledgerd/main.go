@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"ledgerd/impl/ledger"
 	"ledgerd/impl/node"
 )
 
@@ -34,8 +35,33 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.BindAddress, "bind-address", "127.0.0.1", "address to serve on")
 	fs.Int64Var(&cfg.MaxBodyBytes, "rpc-max-request-body-size", 51200, "largest JSON-RPC request body in bytes")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	fs.DurationVar(&cfg.SlotDuration, "slot-duration", 400*time.Millisecond, "time between slots")
+	slotMs := fs.Int("slot-ms", 0, "time between slots in milliseconds (overrides --slot-duration)")
+	depth := fs.Uint64("finality-depth", 32, "how many slots finalized (rooted) trails confirmed")
+	faucetSOL := fs.Uint64("faucet-sol", 1_000_000, "SOL the faucet holds at genesis (new ledgers only)")
+	airdropCapSOL := fs.Uint64("airdrop-cap-sol", 10_000, "largest requestAirdrop, in SOL")
+	fs.Uint64Var(&cfg.Genesis.SlotsPerEpoch, "slots-per-epoch", 432_000, "slots per epoch (new ledgers only; at least 32)")
+	fs.BoolVar(&cfg.Genesis.Warmup, "warmup-epochs", false, "start with short epochs that double up to --slots-per-epoch (new ledgers only)")
+	fs.String("account", "", "ADDRESS FILE.json: start a new ledger with the account in FILE (the JSON of `solana account --output json`) at ADDRESS; repeatable")
+	args, accounts, err := takeAccountFlags(args)
+	if err != nil {
+		return err
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *slotMs > 0 {
+		cfg.SlotDuration = time.Duration(*slotMs) * time.Millisecond
+	}
+	cfg.FinalityDepth, cfg.FinalityDepthZero = *depth, *depth == 0
+	cfg.Genesis.FaucetLamports = *faucetSOL * ledger.LamportsPerSOL
+	cfg.AirdropCap = *airdropCapSOL * ledger.LamportsPerSOL
+	for _, pair := range accounts {
+		a, err := ledger.LoadAccountFile(pair[0], pair[1])
+		if err != nil {
+			return err
+		}
+		cfg.Genesis.Accounts = append(cfg.Genesis.Accounts, a)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -64,4 +90,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return n.Close(ctx)
+}
+
+// takeAccountFlags removes every --account ADDRESS FILE (two values, as the reference test validator takes
+// them, which the flag package cannot express) from args.
+func takeAccountFlags(args []string) (rest []string, pairs [][2]string, err error) {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--account", "-account":
+			if i+2 >= len(args) {
+				return nil, nil, fmt.Errorf("%s needs ADDRESS and FILE.json", args[i])
+			}
+			pairs = append(pairs, [2]string{args[i+1], args[i+2]})
+			i += 2
+		case "--":
+			return append(rest, args[i:]...), pairs, nil
+		default:
+			rest = append(rest, args[i])
+		}
+	}
+	return rest, pairs, nil
 }

@@ -27,6 +27,13 @@ type Config struct {
 	WSPort       int    // 0 means RPCPort + 1, or a free port when RPCPort picks one; -1 picks a free port
 	MaxBodyBytes int64  // default 51200
 	Logger       *slog.Logger
+
+	// Ledger settings (see ledger.Config); zero values take the defaults.
+	SlotDuration      time.Duration
+	FinalityDepth     uint64
+	FinalityDepthZero bool
+	AirdropCap        uint64
+	Genesis           ledger.GenesisOptions
 }
 
 // Defaults fills the zero fields with the reference node's defaults.
@@ -48,6 +55,7 @@ func (c *Config) Defaults() {
 // Node is a running node.
 type Node struct {
 	Genesis *ledger.Genesis
+	Ledger  *ledger.Ledger
 	HTTPURL string
 	WSURL   string
 
@@ -61,25 +69,32 @@ type Node struct {
 // Start opens the ledger and starts serving.
 func Start(cfg Config) (*Node, error) {
 	cfg.Defaults()
-	g, err := ledger.OpenGenesis(cfg.LedgerDir, cfg.Reset)
+	l, err := ledger.Open(ledger.Config{
+		Dir: cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
+		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
+		Logger: cfg.Logger,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("opening ledger %s: %w", cfg.LedgerDir, err)
 	}
+	g := l.Genesis
 	health := func() string { return "ok" }
-	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(), Health: health})
+	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(), Health: health, Ledger: l})
 	d := &rpcapi.Dispatcher{Handler: handler}
 	doc := []byte(rpcapi.OpenRPCDocument)
 
 	httpLn, err := listen(cfg.BindAddress, cfg.RPCPort)
 	if err != nil {
+		l.Close()
 		return nil, err
 	}
 	wsLn, err := listen(cfg.BindAddress, cfg.WSPort)
 	if err != nil {
 		httpLn.Close()
+		l.Close()
 		return nil, err
 	}
-	n := &Node{Genesis: g, log: cfg.Logger, done: make(chan error, 2)}
+	n := &Node{Genesis: g, Ledger: l, log: cfg.Logger, done: make(chan error, 2)}
 	n.HTTPURL = "http://" + httpLn.Addr().String()
 	n.WSURL = "ws://" + wsLn.Addr().String()
 	n.httpSrv = jsonrpc.NewHTTPServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
@@ -125,5 +140,6 @@ func (n *Node) Close(ctx context.Context) error {
 	err1 := n.httpSrv.Shutdown(ctx)
 	err2 := n.wsHandle.Shutdown(ctx)
 	err3 := n.wsSrv.Shutdown(ctx)
-	return errors.Join(err1, err2, err3)
+	err4 := n.Ledger.Close()
+	return errors.Join(err1, err2, err3, err4)
 }

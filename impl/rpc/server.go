@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/ledger"
 )
 
 // Version is the node-core version ledgerd reports. It follows the reference release line whose behaviour ledgerd
@@ -21,17 +22,19 @@ type Node struct {
 	Identity    string        // base58 identity pubkey
 	GenesisHash string        // base58 genesis hash
 	Health      func() string // "ok", "behind" or "unknown"
+	Ledger      *ledger.Ledger
 }
 
 // Server implements rpcapi.Handler.
 type Server struct {
-	node Node
+	node   Node
+	ledger *ledger.Ledger
 }
 
 var _ rpcapi.Handler = (*Server)(nil)
 
 // NewServer returns the handler for node.
-func NewServer(node Node) *Server { return &Server{node: node} }
+func NewServer(node Node) *Server { return &Server{node: node, ledger: node.Ledger} }
 
 func (s *Server) GetVersion(ctx context.Context) (rpcapi.GetVersionResult, error) {
 	return rpcapi.Version{SolanaCore: Version, NodeCore: Version, FeatureSet: FeatureSet}, nil

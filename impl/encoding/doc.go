@@ -1,0 +1,40 @@
+// Package encoding owns how an account is shown over RPC and PubSub: the UiAccount wrapper
+// (lamports, owner, executable, rentEpoch, space), the `data` field in each account encoding
+// (binary, base58, base64, base64+zstd, jsonParsed), dataSlice, and the jsonParsed state
+// parsers with the registry that picks one by owner program.
+//
+// The behaviour is the reference node's (Agave's account-decoder and rpc.rs; see
+// shared/reference/rpc-behaviour.md §3 and §2.3), because clients decode these replies and
+// compare them with what the reference sends. The points that look odd on their own:
+//
+//   - `binary` is the legacy encoding and the default of most account methods. Its data is a
+//     bare base-58 string, not a [data, encoding] pair; clients still depend on that shape.
+//   - dataSlice is applied before anything else, and the 128-byte base-58 limit is checked on
+//     the sliced data: a slice of a large account may be asked for in base58. HTTP methods
+//     answer an oversized request with -32600; a PubSub notification cannot fail, so there the
+//     data becomes the text "error: data too large for bs58 encoding" (Options.Notification).
+//   - `space` is always the full data length, whatever the slice.
+//   - base64+zstd compresses the sliced data (zstd default level, as the reference's level 0
+//     means). The compressed bytes are not those libzstd writes, only equivalent: clients
+//     decompress, they do not compare frames. If compression is impossible the reply falls back
+//     to plain base64, saying so in the encoding name.
+//   - jsonParsed asks the parser registered for the account's owner. A successful parse ignores
+//     dataSlice; any failure (no parser, data that does not decode) falls back to
+//     ["<base64 of the sliced data>","base64"]. That is why a plain system wallet shows
+//     ["","base64"]: the system program's parser only understands nonce accounts.
+//   - Parsers return trees of map[string]any, so keys come out sorted as the reference's
+//     serde_json::Value (a BTreeMap) sorts them ("info" before "type"). Amounts that could
+//     exceed 2^53 are decimal strings where the reference makes them strings
+//     (lamportsPerSignature, lamportsPerByteYear, the epoch-rewards totals), and floats are
+//     written as serde_json writes them (2.0, not 2): see Float64.
+//   - The nonce parser rejects an uninitialized nonce, as the reference does since it stopped
+//     reading any zeroed system account of the right size as a nonce: such accounts fall back
+//     to base64.
+//   - The sysvar parser picks the layout by the account's address, not its owner (every sysvar
+//     is owned by Sysvar1111…), so parsers receive the address as well as the data.
+//
+// Later parsers (spl-token, vote, stake, config, address-lookup-table, …) plug in with
+// Register. A parser that needs other accounts (the token parser needs the mint's decimals, and
+// the Clock for interest-bearing mints) reads them through the Lookup the caller passes in
+// Options.
+package encoding

@@ -1,0 +1,110 @@
+package rpc
+
+import (
+	"encoding/base64"
+	"fmt"
+
+	"github.com/mr-tron/base58"
+
+	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/core"
+	"ledgerd/impl/ledger"
+)
+
+// apiVersion is the version every wrapped HTTP reply carries in its context.
+var apiVersion = Version
+
+// rpcContext is the context of a wrapped reply evaluated at slot.
+func rpcContext(slot uint64) rpcapi.RpcContext {
+	return rpcapi.RpcContext{Slot: slot, ApiVersion: &apiVersion}
+}
+
+// commitmentOf reads an optional commitment, defaulting to finalized as the reference does.
+func commitmentOf(c *rpcapi.Commitment) ledger.Commitment {
+	if c == nil {
+		return ledger.Finalized
+	}
+	level, ok := ledger.ParseCommitment(*c)
+	if !ok {
+		return ledger.Finalized
+	}
+	return level
+}
+
+// bankAt returns the bank of the commitment, checking minContextSlot (-32016 with the context slot when the
+// bank is older).
+func (s *Server) bankAt(c *rpcapi.Commitment, minContextSlot *uint64) (*ledger.Bank, error) {
+	bank := s.ledger.Bank(commitmentOf(c))
+	if minContextSlot != nil && bank.Slot < *minContextSlot {
+		return nil, rpcapi.NewMinContextSlotNotReachedError(bank.Slot)
+	}
+	return bank, nil
+}
+
+// historyCommitment reads the commitment of a history method, which serves confirmed or finalized only:
+// processed is refused with -32602 as the reference does.
+func historyCommitment(c *rpcapi.Commitment) (ledger.Commitment, error) {
+	level := commitmentOf(c)
+	if level == ledger.Processed {
+		return 0, rpcapi.NewUnsupportedCommitmentError()
+	}
+	return level, nil
+}
+
+// parsePubkey decodes an address parameter with the reference's error text.
+func parsePubkey(s string) (core.Pubkey, error) {
+	k, err := core.ParsePubkey(s)
+	if err != nil {
+		return k, rpcapi.NewInvalidParamsError("Invalid param: " + err.Error())
+	}
+	return k, nil
+}
+
+// parseSignature decodes a signature parameter with the reference's error text.
+func parseSignature(s string) (core.Signature, error) {
+	sig, err := core.ParseSignature(s)
+	if err != nil {
+		return sig, rpcapi.NewInvalidParamsError("Invalid param: " + err.Error())
+	}
+	return sig, nil
+}
+
+// decodeWire decodes an encoded transaction or message parameter (base58, the default, or base64), with the
+// reference's size limits and error texts.
+func decodeWire(data string, encoding *string, what string) ([]byte, error) {
+	enc := "base58"
+	if encoding != nil {
+		enc = *encoding
+	}
+	switch enc {
+	case "base58", "binary":
+		if len(data) > core.MaxBase58TransactionSize {
+			return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("base58 encoded %s too large: %d bytes (max: encoded/raw %d/%d)",
+				what, len(data), core.MaxBase58TransactionSize, core.PacketDataSize))
+		}
+		b, err := base58.Decode(data)
+		if err != nil {
+			return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("invalid base58 encoding: %v", err))
+		}
+		return checkWireSize(b, what)
+	case "base64":
+		if len(data) > core.MaxBase64TransactionSize {
+			return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("base64 encoded %s too large: %d bytes (max: encoded/raw %d/%d)",
+				what, len(data), core.MaxBase64TransactionSize, core.PacketDataSize))
+		}
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("invalid base64 encoding: %v", err))
+		}
+		return checkWireSize(b, what)
+	default:
+		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("unsupported encoding: %s. Supported encodings: base58, base64", enc))
+	}
+}
+
+func checkWireSize(b []byte, what string) ([]byte, error) {
+	if len(b) > core.PacketDataSize {
+		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("decoded %s too large: %d bytes (max: %d bytes)", what, len(b), core.PacketDataSize))
+	}
+	return b, nil
+}
