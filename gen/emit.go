@@ -155,7 +155,7 @@ func emitUnion(f *jen.File, d *Decl) {
 	var cases []jen.Code
 	for _, m := range d.Members {
 		cases = append(cases, jen.Case(jen.Id("u").Dot(m.GoName).Op("!=").Nil()).Block(
-			jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot(m.GoName)))))
+			jen.Return(jen.Id("marshalUnescaped").Call(jen.Id("u").Dot(m.GoName)))))
 	}
 	f.Func().Params(jen.Id("u").Id(d.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Switch().Block(cases...),

@@ -176,6 +176,18 @@ func marshalParams(vals []any, present []bool) ([]byte, error) {
 	return json.Marshal(vals[:n])
 }
 
+// marshalUnescaped encodes a union member as json.Marshal does but without HTML escaping, as the reference's
+// serde_json writes strings: an escaped member would keep its \u003c in the reply whatever the outer encoder does.
+func marshalUnescaped(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // jsonKind names the JSON kind of a value: string, number, boolean, array, object or null.
 func jsonKind(data []byte) string {
 	data = bytes.TrimSpace(data)

@@ -25,11 +25,11 @@ type AccountData struct {
 func (u AccountData) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Binary != nil:
-		return json.Marshal(u.Binary)
+		return marshalUnescaped(u.Binary)
 	case u.Encoded != nil:
-		return json.Marshal(u.Encoded)
+		return marshalUnescaped(u.Encoded)
 	case u.Parsed != nil:
-		return json.Marshal(u.Parsed)
+		return marshalUnescaped(u.Parsed)
 	}
 	return []byte("null"), nil
 }
@@ -156,9 +156,9 @@ type BlockSubscribeFilter struct {
 func (u BlockSubscribeFilter) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.All != nil:
-		return json.Marshal(u.All)
+		return marshalUnescaped(u.All)
 	case u.MentionsAccountOrProgram != nil:
-		return json.Marshal(u.MentionsAccountOrProgram)
+		return marshalUnescaped(u.MentionsAccountOrProgram)
 	}
 	return []byte("null"), nil
 }
@@ -323,9 +323,9 @@ type EncodedTransaction struct {
 func (u EncodedTransaction) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Binary != nil:
-		return json.Marshal(u.Binary)
+		return marshalUnescaped(u.Binary)
 	case u.Json != nil:
-		return json.Marshal(u.Json)
+		return marshalUnescaped(u.Json)
 	}
 	return []byte("null"), nil
 }
@@ -413,9 +413,9 @@ type GetBlockConfig struct {
 func (u GetBlockConfig) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Encoding != nil:
-		return json.Marshal(u.Encoding)
+		return marshalUnescaped(u.Encoding)
 	case u.Config != nil:
-		return json.Marshal(u.Config)
+		return marshalUnescaped(u.Config)
 	}
 	return []byte("null"), nil
 }
@@ -471,9 +471,9 @@ type GetBlocksEndSlot struct {
 func (u GetBlocksEndSlot) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.EndSlot != nil:
-		return json.Marshal(u.EndSlot)
+		return marshalUnescaped(u.EndSlot)
 	case u.Config != nil:
-		return json.Marshal(u.Config)
+		return marshalUnescaped(u.Config)
 	}
 	return []byte("null"), nil
 }
@@ -512,9 +512,9 @@ type GetConfirmedBlockConfig struct {
 func (u GetConfirmedBlockConfig) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Encoding != nil:
-		return json.Marshal(u.Encoding)
+		return marshalUnescaped(u.Encoding)
 	case u.Config != nil:
-		return json.Marshal(u.Config)
+		return marshalUnescaped(u.Config)
 	}
 	return []byte("null"), nil
 }
@@ -549,9 +549,9 @@ type GetConfirmedBlocksEndSlot struct {
 func (u GetConfirmedBlocksEndSlot) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.EndSlot != nil:
-		return json.Marshal(u.EndSlot)
+		return marshalUnescaped(u.EndSlot)
 	case u.Config != nil:
-		return json.Marshal(u.Config)
+		return marshalUnescaped(u.Config)
 	}
 	return []byte("null"), nil
 }
@@ -597,9 +597,9 @@ type GetConfirmedTransactionConfig struct {
 func (u GetConfirmedTransactionConfig) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Encoding != nil:
-		return json.Marshal(u.Encoding)
+		return marshalUnescaped(u.Encoding)
 	case u.Config != nil:
-		return json.Marshal(u.Config)
+		return marshalUnescaped(u.Config)
 	}
 	return []byte("null"), nil
 }
@@ -726,9 +726,9 @@ type GetProgramAccountsResultValue struct {
 func (u GetProgramAccountsResultValue) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Accounts != nil:
-		return json.Marshal(u.Accounts)
+		return marshalUnescaped(u.Accounts)
 	case u.WithContext != nil:
-		return json.Marshal(u.WithContext)
+		return marshalUnescaped(u.WithContext)
 	}
 	return []byte("null"), nil
 }
@@ -829,9 +829,9 @@ type GetTransactionConfig struct {
 func (u GetTransactionConfig) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Encoding != nil:
-		return json.Marshal(u.Encoding)
+		return marshalUnescaped(u.Encoding)
 	case u.Config != nil:
-		return json.Marshal(u.Config)
+		return marshalUnescaped(u.Config)
 	}
 	return []byte("null"), nil
 }
@@ -932,9 +932,9 @@ type LogsFilter struct {
 func (u LogsFilter) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.All != nil:
-		return json.Marshal(u.All)
+		return marshalUnescaped(u.All)
 	case u.Mentions != nil:
-		return json.Marshal(u.Mentions)
+		return marshalUnescaped(u.Mentions)
 	}
 	return []byte("null"), nil
 }
@@ -1047,11 +1047,11 @@ type ProgramAccountsFilter struct {
 func (u ProgramAccountsFilter) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.DataSize != nil:
-		return json.Marshal(u.DataSize)
+		return marshalUnescaped(u.DataSize)
 	case u.Memcmp != nil:
-		return json.Marshal(u.Memcmp)
+		return marshalUnescaped(u.Memcmp)
 	case u.TokenAccountState != nil:
-		return json.Marshal(u.TokenAccountState)
+		return marshalUnescaped(u.TokenAccountState)
 	}
 	return []byte("null"), nil
 }
@@ -1228,9 +1228,9 @@ type SignatureNotificationValue struct {
 func (u SignatureNotificationValue) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Processed != nil:
-		return json.Marshal(u.Processed)
+		return marshalUnescaped(u.Processed)
 	case u.Received != nil:
-		return json.Marshal(u.Received)
+		return marshalUnescaped(u.Received)
 	}
 	return []byte("null"), nil
 }
@@ -1413,9 +1413,9 @@ type TokenAccountsFilter struct {
 func (u TokenAccountsFilter) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Mint != nil:
-		return json.Marshal(u.Mint)
+		return marshalUnescaped(u.Mint)
 	case u.ProgramId != nil:
-		return json.Marshal(u.ProgramId)
+		return marshalUnescaped(u.ProgramId)
 	}
 	return []byte("null"), nil
 }
@@ -1534,9 +1534,9 @@ type TransactionVersion struct {
 func (u TransactionVersion) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Legacy != nil:
-		return json.Marshal(u.Legacy)
+		return marshalUnescaped(u.Legacy)
 	case u.Number != nil:
-		return json.Marshal(u.Number)
+		return marshalUnescaped(u.Number)
 	}
 	return []byte("null"), nil
 }
@@ -1612,9 +1612,9 @@ type UiBlockTransaction struct {
 func (u UiBlockTransaction) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Full != nil:
-		return json.Marshal(u.Full)
+		return marshalUnescaped(u.Full)
 	case u.Accounts != nil:
-		return json.Marshal(u.Accounts)
+		return marshalUnescaped(u.Accounts)
 	}
 	return []byte("null"), nil
 }
@@ -1670,11 +1670,11 @@ type UiInstruction struct {
 func (u UiInstruction) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Compiled != nil:
-		return json.Marshal(u.Compiled)
+		return marshalUnescaped(u.Compiled)
 	case u.Parsed != nil:
-		return json.Marshal(u.Parsed)
+		return marshalUnescaped(u.Parsed)
 	case u.PartiallyDecoded != nil:
-		return json.Marshal(u.PartiallyDecoded)
+		return marshalUnescaped(u.PartiallyDecoded)
 	}
 	return []byte("null"), nil
 }
@@ -1715,9 +1715,9 @@ type UiMessage struct {
 func (u UiMessage) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Raw != nil:
-		return json.Marshal(u.Raw)
+		return marshalUnescaped(u.Raw)
 	case u.Parsed != nil:
-		return json.Marshal(u.Parsed)
+		return marshalUnescaped(u.Parsed)
 	}
 	return []byte("null"), nil
 }

@@ -32,9 +32,9 @@ type GetItemsConfig struct {
 func (u GetItemsConfig) MarshalJSON() ([]byte, error) {
 	switch {
 	case u.Encoding != nil:
-		return json.Marshal(u.Encoding)
+		return marshalUnescaped(u.Encoding)
 	case u.Config != nil:
-		return json.Marshal(u.Config)
+		return marshalUnescaped(u.Config)
 	}
 	return []byte("null"), nil
 }
