@@ -130,6 +130,9 @@ type Ledger struct {
 	perf *perfSampler
 
 	airdropMu sync.Mutex
+
+	eventMu   sync.RWMutex
+	listeners []func(Event)
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots.

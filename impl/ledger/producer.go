@@ -121,6 +121,7 @@ func (l *Ledger) execute(s *submission) {
 	}
 	if res.Processed {
 		l.record(b, s.tx, res)
+		l.emit(Event{Kind: TxProcessed, Slot: b.Slot, Bank: b, Tx: s.tx, Result: res})
 	}
 	s.result <- &Executed{Slot: b.Slot, Result: res}
 }
@@ -295,6 +296,20 @@ func (l *Ledger) freeze() {
 		}
 	}
 	l.perf.addSlot(b.Slot, l.cfg.Now())
+
+	written := make([]core.Pubkey, 0, len(overlay))
+	for k := range overlay {
+		written = append(written, k)
+	}
+	l.emit(Event{Kind: SlotFrozen, Slot: b.Slot, Parent: b.ParentSlot, Bank: b, Accounts: written, Block: info})
+	l.emit(Event{Kind: SlotConfirmed, Slot: b.Slot, Bank: b})
+	for s := prevRoot + 1; s <= root && root > prevRoot; s++ {
+		l.mu.RLock()
+		rb := l.banks[s]
+		l.mu.RUnlock()
+		l.emit(Event{Kind: SlotRooted, Slot: s, Bank: rb})
+	}
+	l.emit(Event{Kind: SlotCreated, Slot: next.Slot, Parent: b.Slot, Bank: next})
 }
 
 // persist writes a frozen bank in one synced batch: a slot is durable before it is reported confirmed.

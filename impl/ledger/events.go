@@ -1,0 +1,58 @@
+package ledger
+
+import (
+	"ledgerd/impl/core"
+	"ledgerd/impl/runtime"
+)
+
+// EventKind names a step of the chain that subscribers are told about.
+type EventKind uint8
+
+const (
+	// SlotCreated: a working bank was opened (Bank, Slot, Parent).
+	SlotCreated EventKind = iota
+	// TxProcessed: a transaction was executed into the working bank (Bank, Slot, Tx, Result).
+	TxProcessed
+	// SlotFrozen: the working bank was completed (Bank, Slot, Parent, Accounts, TransactionCount in Block).
+	SlotFrozen
+	// SlotConfirmed: the slot became the confirmed one (Bank, Slot).
+	SlotConfirmed
+	// SlotRooted: the slot became finalized (Slot; Bank for the newest rooted slot, nil for older ones that
+	// were rooted at once after a restart); every slot is reported once, in order.
+	SlotRooted
+)
+
+func (k EventKind) String() string {
+	return [...]string{"slotCreated", "txProcessed", "slotFrozen", "slotConfirmed", "slotRooted"}[k]
+}
+
+// Event is one step of the chain.
+type Event struct {
+	Kind   EventKind
+	Slot   uint64
+	Parent uint64
+	Bank   *Bank
+	// TxProcessed.
+	Tx     *core.Transaction
+	Result *runtime.Result
+	// SlotFrozen: the accounts the slot wrote, and the block.
+	Accounts []core.Pubkey
+	Block    *BlockInfo
+}
+
+// OnEvent registers fn to be called for every event, in order, on the block producer's goroutine: fn must
+// return quickly and never call back into the producer (Execute, Airdrop). Register before the ledger serves.
+func (l *Ledger) OnEvent(fn func(Event)) {
+	l.eventMu.Lock()
+	l.listeners = append(l.listeners, fn)
+	l.eventMu.Unlock()
+}
+
+func (l *Ledger) emit(e Event) {
+	l.eventMu.RLock()
+	fns := l.listeners
+	l.eventMu.RUnlock()
+	for _, fn := range fns {
+		fn(e)
+	}
+}
