@@ -258,15 +258,16 @@ func (l *Ledger) freeze() {
 
 	l.queue.register(hash, b.BlockHeight, runtime.DefaultLamportsPerSignature, false)
 	l.slotHashes.Add(b.Slot, hash)
-	b.mu.Lock()
-	b.hashes = l.queue.snapshot()
-	b.mu.Unlock()
 
 	root := uint64(0)
 	if b.Slot > l.depth {
 		root = b.Slot - l.depth
 	}
 	next := l.newBank(b)
+	// A frozen bank sees its own blockhash: its queue is the one the next bank starts with.
+	b.mu.Lock()
+	b.hashes = next.hashes
+	b.mu.Unlock()
 	l.mu.Lock()
 	l.banks[b.Slot] = b
 	l.confirmed = b.Slot
