@@ -89,6 +89,14 @@ func (b *Bank) BlockhashValid(h core.Hash) (lamportsPerSignature uint64, ok bool
 	return hs.valid(h)
 }
 
+// recentBlockhashes returns up to n blockhashes of the bank's queue, newest first.
+func (b *Bank) recentBlockhashes(n int) []core.Hash {
+	b.mu.RLock()
+	hs := b.hashes
+	b.mu.RUnlock()
+	return hs.recent(n)
+}
+
 // LastValidBlockHeight is the last block height at which a transaction using blockhash h can be processed,
 // as this bank sees it.
 func (b *Bank) LastValidBlockHeight(h core.Hash) (uint64, bool) {

@@ -372,7 +372,7 @@ func (l *Ledger) replay(infos []*BlockInfo, tip uint64, restored bool) {
 	l.confirmed, l.root = tip, root
 	tipBank := l.banks[tip]
 	l.nextTick = l.cfg.Now().Add(l.cfg.SlotDuration)
-	l.working = l.newBank(tipBank)
+	l.working = l.newBank(tipBank, l.queue.snapshot())
 }
 
 // errRestoredFailure stands for the error of a failed transaction of a restored slot: the status cache holds
@@ -404,8 +404,9 @@ func (l *Ledger) clock(slot uint64, unix, epochStart int64) sysvar.Clock {
 	}
 }
 
-// newBank opens the working bank after parent. Only the producer (or Open) calls it.
-func (l *Ledger) newBank(parent *Bank) *Bank {
+// newBank opens the working bank after parent, with the blockhash queue hs (which holds the parent's hash).
+// Only the producer (or Open) calls it.
+func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 	slot := parent.Slot + 1
 	now := l.cfg.Now().Unix()
 	if now < parent.BlockTime {
@@ -416,7 +417,6 @@ func (l *Ledger) newBank(parent *Bank) *Bank {
 		epochStart = now
 	}
 	l.slotHistory.Add(slot)
-	hs := l.queue.snapshot()
 	b := &Bank{
 		Slot: slot, ParentSlot: parent.Slot, BlockHeight: parent.BlockHeight + 1, ParentHash: parent.Hash,
 		BlockTime: now, Epoch: l.schedule.GetEpoch(slot), hashes: hs, st: l.st,

@@ -136,7 +136,10 @@ func (l *Ledger) alreadyProcessed(sig core.Signature, recent core.Hash, b *Bank)
 	if ok {
 		return true
 	}
-	if _, e, found := b.hashes.age(recent); found && e.restored {
+	b.mu.RLock()
+	hs := b.hashes
+	b.mu.RUnlock()
+	if _, e, found := hs.age(recent); found && e.restored {
 		_, found, err := l.st.GetTransaction(store.Signature(sig))
 		return found || err != nil
 	}
@@ -233,9 +236,15 @@ func (l *Ledger) freeze() {
 	}
 
 	hash := blockhash(b.ParentHash, b.Slot, sigs)
+	// Register the hash before the bank shows it: a client reading the frozen bank's blockhash must be able to
+	// use it at once.
+	l.queue.register(hash, b.BlockHeight, runtime.DefaultLamportsPerSignature, false)
+	l.slotHashes.Add(b.Slot, hash)
+	hashes := l.queue.snapshot()
 	b.mu.Lock()
 	b.Hash = hash
 	b.frozen = true
+	b.hashes = hashes
 	b.capital -= burned
 	info := &BlockInfo{
 		Slot: b.Slot, ParentSlot: b.ParentSlot, BlockHeight: b.BlockHeight, Blockhash: hash,
@@ -256,18 +265,11 @@ func (l *Ledger) freeze() {
 		b.mu.Unlock()
 	}
 
-	l.queue.register(hash, b.BlockHeight, runtime.DefaultLamportsPerSignature, false)
-	l.slotHashes.Add(b.Slot, hash)
-
 	root := uint64(0)
 	if b.Slot > l.depth {
 		root = b.Slot - l.depth
 	}
-	next := l.newBank(b)
-	// A frozen bank sees its own blockhash: its queue is the one the next bank starts with.
-	b.mu.Lock()
-	b.hashes = next.hashes
-	b.mu.Unlock()
+	next := l.newBank(b, hashes)
 	l.mu.Lock()
 	l.banks[b.Slot] = b
 	l.confirmed = b.Slot

@@ -60,7 +60,7 @@ func (l *Ledger) Airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (
 	tried := map[core.Hash]bool{}
 	for wait := 0; wait < 20; wait++ {
 		bank := l.Bank(Processed)
-		for _, h := range bank.hashes.recent(MaxProcessingAge / 2) {
+		for _, h := range bank.recentBlockhashes(MaxProcessingAge / 2) {
 			if tried[h] {
 				continue
 			}
