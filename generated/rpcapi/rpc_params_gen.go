@@ -232,7 +232,7 @@ func (p GetBlockHeightParams) MarshalJSON() ([]byte, error) {
 type GetBlocksParams struct {
 	StartSlot Slot              // The first slot of the range.
 	EndSlot   *GetBlocksEndSlot // The last slot of the range (inclusive), or the config object in place of it.
-	Config    *CommitmentConfig
+	Config    *ContextConfig
 }
 
 func (p *GetBlocksParams) UnmarshalJSON(data []byte) error {
@@ -262,7 +262,7 @@ func (p GetBlocksParams) MarshalJSON() ([]byte, error) {
 type GetBlocksWithLimitParams struct {
 	StartSlot Slot   // The first slot to look at.
 	Limit     uint64 // The maximum number of slots to return (at most 500,000).
-	Config    *CommitmentConfig
+	Config    *ContextConfig
 }
 
 func (p *GetBlocksWithLimitParams) UnmarshalJSON(data []byte) error {

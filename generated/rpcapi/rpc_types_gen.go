@@ -465,7 +465,7 @@ type GetBlockTimeResult = *int64
 // GetBlocksEndSlot is a union: exactly one of EndSlot, Config is set.
 type GetBlocksEndSlot struct {
 	EndSlot *Slot
-	Config  *CommitmentConfig
+	Config  *ContextConfig
 }
 
 func (u GetBlocksEndSlot) MarshalJSON() ([]byte, error) {
@@ -488,7 +488,7 @@ func (u *GetBlocksEndSlot) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if kind == "object" {
-		var v CommitmentConfig
+		var v ContextConfig
 		if json.Unmarshal(data, &v) == nil {
 			u.Config = &v
 			return nil

@@ -2,34 +2,336 @@ package rpc
 
 import (
 	"context"
+	"fmt"
+	"math"
 
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/core"
+	"ledgerd/impl/ledger"
+	"ledgerd/impl/parse"
 )
 
-func (s *Server) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (r rpcapi.GetBlockResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getBlock")
+// maxBlocksRange is the reference's MAX_GET_CONFIRMED_BLOCKS_RANGE: the widest getBlocks range and the largest
+// getBlocksWithLimit limit.
+const maxBlocksRange = 500_000
+
+// blockRequest is what getBlock and getConfirmedBlock ask of a block.
+type blockRequest struct {
+	encoding   rpcapi.TransactionEncoding
+	details    rpcapi.TransactionDetails
+	rewards    bool
+	commitment *rpcapi.Commitment
+	maxVersion *uint8
 }
 
-func (s *Server) GetBlocks(ctx context.Context, p *rpcapi.GetBlocksParams) (r rpcapi.GetBlocksResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getBlocks")
+func newBlockRequest() blockRequest {
+	return blockRequest{encoding: rpcapi.TransactionEncodingJson, details: rpcapi.TransactionDetailsFull, rewards: true}
 }
 
-func (s *Server) GetBlocksWithLimit(ctx context.Context, p *rpcapi.GetBlocksWithLimitParams) (r rpcapi.GetBlocksWithLimitResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getBlocksWithLimit")
+// findBlock returns the block of slot at a history commitment, or the reference's error: -32001 below the first
+// block held, -32007 for a rooted slot without a block, -32004 for a slot not yet at the commitment.
+func (s *Server) findBlock(slot uint64, c *rpcapi.Commitment) (*ledger.BlockInfo, error) {
+	level, err := historyCommitment(c)
+	if err != nil {
+		return nil, err
+	}
+	_, confirmed, root := s.ledger.Slots()
+	if slot <= root {
+		if first := s.ledger.FirstAvailableBlock(); slot < first {
+			return nil, rpcapi.NewBlockCleanedUpError(slot, first)
+		}
+		info, found, err := s.ledger.Block(slot, ledger.Finalized)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, rpcapi.NewSlotSkippedError(slot)
+		}
+		return info, nil
+	}
+	if level == ledger.Confirmed && slot <= confirmed {
+		info, found, err := s.ledger.Block(slot, ledger.Confirmed)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			return info, nil
+		}
+	}
+	return nil, rpcapi.NewBlockNotAvailableError(slot)
 }
 
-func (s *Server) GetBlockTime(ctx context.Context, p *rpcapi.GetBlockTimeParams) (r rpcapi.GetBlockTimeResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getBlockTime")
+// encodeBlock builds the block as getBlock returns it.
+func (s *Server) encodeBlock(slot uint64, req blockRequest) (*rpcapi.UiConfirmedBlock, error) {
+	info, err := s.findBlock(slot, req.commitment)
+	if err != nil {
+		return nil, err
+	}
+	blockTime, height := info.BlockTime, info.BlockHeight
+	out := &rpcapi.UiConfirmedBlock{
+		PreviousBlockhash: info.PreviousBlockhash.String(),
+		Blockhash:         info.Blockhash.String(),
+		ParentSlot:        info.ParentSlot,
+		BlockTime:         &blockTime,
+		BlockHeight:       &height,
+	}
+	// A parent removed by ledger cleanup is shown as the default hash, as the reference does.
+	if info.Slot > 0 && info.ParentSlot < s.ledger.FirstAvailableBlock() {
+		out.PreviousBlockhash = core.Hash{}.String()
+	}
+	switch req.details {
+	case rpcapi.TransactionDetailsSignatures:
+		sigs := make([]rpcapi.Signature, len(info.Signatures))
+		for i, sig := range info.Signatures {
+			sigs[i] = sig.String()
+		}
+		out.Signatures = &sigs
+	case rpcapi.TransactionDetailsFull, rpcapi.TransactionDetailsAccounts:
+		recs, err := s.ledger.BlockTransactions(info)
+		if err != nil {
+			return nil, err
+		}
+		txs := make([]rpcapi.UiBlockTransaction, len(recs))
+		for i, rec := range recs {
+			if err := parse.CheckVersion(rec.Tx, req.maxVersion); err != nil {
+				return nil, encodeTxVersionErr(err)
+			}
+			tx := txRecordWithMeta(rec)
+			if req.details == rpcapi.TransactionDetailsAccounts {
+				a := parse.EncodeAccounts(tx, req.maxVersion != nil, req.rewards)
+				txs[i] = rpcapi.UiBlockTransaction{Accounts: &a}
+				continue
+			}
+			full, err := parse.EncodeTransaction(tx, req.encoding, req.maxVersion != nil, req.rewards)
+			if err != nil {
+				return nil, encodeTxVersionErr(err)
+			}
+			txs[i] = rpcapi.UiBlockTransaction{Full: &full}
+		}
+		out.Transactions = &txs
+	}
+	if req.rewards {
+		rewards := blockRewards(info.Rewards)
+		out.Rewards = &rewards
+	}
+	return out, nil
 }
 
-func (s *Server) GetConfirmedBlock(ctx context.Context, p *rpcapi.GetConfirmedBlockParams) (r rpcapi.GetConfirmedBlockResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getConfirmedBlock")
+// blockRewards is the `rewards` list of a block.
+func blockRewards(in []ledger.Reward) []rpcapi.Reward {
+	out := make([]rpcapi.Reward, len(in))
+	for i, r := range in {
+		out[i] = rpcapi.Reward{Pubkey: r.Pubkey.String(), Lamports: r.Lamports, PostBalance: r.PostBalance, Commission: r.Commission}
+		if r.RewardType != "" {
+			kind := r.RewardType
+			out[i].RewardType = &kind
+		}
+	}
+	return out
 }
 
-func (s *Server) GetConfirmedBlocks(ctx context.Context, p *rpcapi.GetConfirmedBlocksParams) (r rpcapi.GetConfirmedBlocksResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getConfirmedBlocks")
+// GetBlock returns a confirmed block. The second param is a config object or, in the old form, the encoding.
+func (s *Server) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (rpcapi.GetBlockResult, error) {
+	req := newBlockRequest()
+	if p.Config != nil {
+		if p.Config.Encoding != nil {
+			req.encoding = *p.Config.Encoding
+		}
+		if cfg := p.Config.Config; cfg != nil {
+			if cfg.Encoding != nil {
+				req.encoding = *cfg.Encoding
+			}
+			if cfg.TransactionDetails != nil {
+				req.details = *cfg.TransactionDetails
+			}
+			if cfg.Rewards != nil {
+				req.rewards = *cfg.Rewards
+			}
+			req.commitment = cfg.Commitment
+			req.maxVersion = cfg.MaxSupportedTransactionVersion
+		}
+	}
+	return s.encodeBlock(p.Slot, req)
 }
 
-func (s *Server) GetConfirmedBlocksWithLimit(ctx context.Context, p *rpcapi.GetConfirmedBlocksWithLimitParams) (r rpcapi.GetConfirmedBlocksWithLimitResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getConfirmedBlocksWithLimit")
+// GetConfirmedBlock is the deprecated getBlock: no accounts detail, no maxSupportedTransactionVersion (legacy
+// transactions only) and no blockHeight.
+func (s *Server) GetConfirmedBlock(ctx context.Context, p *rpcapi.GetConfirmedBlockParams) (rpcapi.GetConfirmedBlockResult, error) {
+	req := newBlockRequest()
+	if p.Config != nil {
+		if p.Config.Encoding != nil {
+			req.encoding = *p.Config.Encoding
+		}
+		if cfg := p.Config.Config; cfg != nil {
+			if cfg.Encoding != nil {
+				req.encoding = *cfg.Encoding
+			}
+			if cfg.TransactionDetails != nil {
+				req.details = *cfg.TransactionDetails
+			}
+			if cfg.Rewards != nil {
+				req.rewards = *cfg.Rewards
+			}
+			req.commitment = cfg.Commitment
+		}
+	}
+	if req.details == rpcapi.TransactionDetailsAccounts { // refused by validation already; this guards direct calls
+		return nil, rpcapi.NewInvalidParamsError("Invalid params: config.transactionDetails: unknown variant `accounts`, expected one of `full`, `signatures`, `none`")
+	}
+	b, err := s.encodeBlock(p.Slot, req)
+	if err != nil {
+		return nil, err
+	}
+	out := &rpcapi.ConfirmedBlock{
+		PreviousBlockhash: b.PreviousBlockhash,
+		Blockhash:         b.Blockhash,
+		ParentSlot:        b.ParentSlot,
+		Signatures:        b.Signatures,
+		Rewards:           b.Rewards,
+		BlockTime:         b.BlockTime,
+	}
+	if b.Transactions != nil {
+		txs := make([]rpcapi.EncodedTransactionWithMeta, len(*b.Transactions))
+		for i, tx := range *b.Transactions {
+			txs[i] = *tx.Full
+		}
+		out.Transactions = &txs
+	}
+	return out, nil
+}
+
+// blocksInRange is getBlocks: the end defaults to start+500000 and is capped at the newest block of the
+// commitment; the range is checked after that cap, as the reference does.
+func (s *Server) blocksInRange(start uint64, end *uint64, cfg *rpcapi.ContextConfig) ([]uint64, error) {
+	level, err := s.blocksCommitment(cfg)
+	if err != nil {
+		return nil, err
+	}
+	_, confirmed, root := s.ledger.Slots()
+	highest := root
+	if level == ledger.Confirmed {
+		highest = confirmed
+	}
+	last := start + maxBlocksRange
+	if last < start {
+		last = math.MaxUint64
+	}
+	if end != nil {
+		last = *end
+	}
+	last = min(last, highest)
+	if last < start {
+		return []uint64{}, nil
+	}
+	if last-start > maxBlocksRange {
+		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("Slot range too large; max %d", maxBlocksRange))
+	}
+	return s.ledger.Blocks(start, last, 0, level)
+}
+
+// blocksWithLimit is getBlocksWithLimit.
+func (s *Server) blocksWithLimit(start, limit uint64, cfg *rpcapi.ContextConfig) ([]uint64, error) {
+	level, err := s.blocksCommitment(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if limit > maxBlocksRange {
+		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("Limit too large; max %d", maxBlocksRange))
+	}
+	if limit == 0 { // the ledger reads 0 as no limit
+		return []uint64{}, nil
+	}
+	return s.ledger.Blocks(start, math.MaxUint64, int(limit), level)
+}
+
+// blocksCommitment reads the config of getBlocks and getBlocksWithLimit: a history commitment, and the
+// minContextSlot the bank at that commitment must have reached.
+func (s *Server) blocksCommitment(cfg *rpcapi.ContextConfig) (ledger.Commitment, error) {
+	if cfg == nil {
+		return ledger.Finalized, nil
+	}
+	level, err := historyCommitment(cfg.Commitment)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot); err != nil {
+		return 0, err
+	}
+	return level, nil
+}
+
+// GetBlocks lists the slots of the blocks in [start, end] at a history commitment.
+func (s *Server) GetBlocks(ctx context.Context, p *rpcapi.GetBlocksParams) (rpcapi.GetBlocksResult, error) {
+	end, cfg := blocksEndAndConfig(p.EndSlot, p.Config)
+	return s.blocksInRange(p.StartSlot, end, cfg)
+}
+
+// GetConfirmedBlocks is the deprecated getBlocks.
+func (s *Server) GetConfirmedBlocks(ctx context.Context, p *rpcapi.GetConfirmedBlocksParams) (rpcapi.GetConfirmedBlocksResult, error) {
+	var endSlot *rpcapi.GetBlocksEndSlot
+	if p.EndSlot != nil {
+		endSlot = &rpcapi.GetBlocksEndSlot{EndSlot: p.EndSlot.EndSlot, Config: contextOf(p.EndSlot.Config)}
+	}
+	end, cfg := blocksEndAndConfig(endSlot, contextOf(p.Config))
+	return s.blocksInRange(p.StartSlot, end, cfg)
+}
+
+// blocksEndAndConfig reads getBlocks' second param, an end slot or the config in its place; a config in the
+// third place wins.
+func blocksEndAndConfig(second *rpcapi.GetBlocksEndSlot, third *rpcapi.ContextConfig) (*uint64, *rpcapi.ContextConfig) {
+	if second == nil {
+		return nil, third
+	}
+	if third == nil {
+		third = second.Config
+	}
+	return second.EndSlot, third
+}
+
+// GetBlocksWithLimit lists up to limit slots of blocks from start on, at a history commitment.
+func (s *Server) GetBlocksWithLimit(ctx context.Context, p *rpcapi.GetBlocksWithLimitParams) (rpcapi.GetBlocksWithLimitResult, error) {
+	return s.blocksWithLimit(p.StartSlot, p.Limit, p.Config)
+}
+
+// GetConfirmedBlocksWithLimit is the deprecated getBlocksWithLimit.
+func (s *Server) GetConfirmedBlocksWithLimit(ctx context.Context, p *rpcapi.GetConfirmedBlocksWithLimitParams) (rpcapi.GetConfirmedBlocksWithLimitResult, error) {
+	return s.blocksWithLimit(p.StartSlot, p.Limit, contextOf(p.Config))
+}
+
+// contextOf widens a commitment-only config (the deprecated methods) to a context config.
+func contextOf(cfg *rpcapi.CommitmentConfig) *rpcapi.ContextConfig {
+	if cfg == nil {
+		return nil
+	}
+	return &rpcapi.ContextConfig{Commitment: cfg.Commitment}
+}
+
+// GetBlockTime returns the time of a block: the genesis creation time for slot 0, the stored time of a rooted
+// block, the clock of a newer bank the node holds; -32004 for a slot it has no bank for, -32001 below the first
+// block held and -32007 for a rooted slot without a block.
+func (s *Server) GetBlockTime(ctx context.Context, p *rpcapi.GetBlockTimeParams) (rpcapi.GetBlockTimeResult, error) {
+	slot := p.Slot
+	if slot == 0 {
+		t := s.ledger.Genesis.Config.CreationTime
+		return &t, nil
+	}
+	_, _, root := s.ledger.Slots()
+	if slot <= root {
+		if first := s.ledger.FirstAvailableBlock(); slot < first {
+			return nil, rpcapi.NewBlockCleanedUpError(slot, first)
+		}
+		t, ok := s.ledger.BlockTime(slot)
+		if !ok {
+			return nil, rpcapi.NewSlotSkippedError(slot)
+		}
+		return &t, nil
+	}
+	if working := s.ledger.Bank(ledger.Processed); working.Slot == slot {
+		t := working.BlockTime
+		return &t, nil
+	}
+	if t, ok := s.ledger.BlockTime(slot); ok {
+		return &t, nil
+	}
+	return nil, rpcapi.NewBlockNotAvailableError(slot)
 }

@@ -2,38 +2,547 @@ package rpc
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/core"
+	"ledgerd/impl/encoding"
+	"ledgerd/impl/ledger"
+	"ledgerd/impl/parse"
+	"ledgerd/impl/runtime"
 )
 
-func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionParams) (r rpcapi.SendTransactionResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("sendTransaction")
+// wireTxType is the Rust type name the reference puts in its transaction decoding errors.
+const wireTxType = "solana_transaction::versioned::VersionedTransaction"
+
+// maxSignaturesForAddressLimit is the default and the largest limit of getSignaturesForAddress.
+const maxSignaturesForAddressLimit = 1000
+
+// decodeWireTx decodes the transaction parameter of sendTransaction and simulateTransaction with the reference's
+// texts: the encoding and size errors of decodeWire, then `failed to deserialize …`.
+func decodeWireTx(data string, enc *string) (*core.Transaction, error) {
+	wire, err := decodeWire(data, enc, wireTxType)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := core.DecodeTransaction(wire)
+	if err != nil {
+		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("failed to deserialize %s: %v", wireTxType, err))
+	}
+	return tx, nil
 }
 
-func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTransactionParams) (r rpcapi.SimulateTransactionResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("simulateTransaction")
+// sanitizeWireTx applies what the reference's sanitize_transaction checks before a transaction may be simulated
+// or sent: the structural checks, then address-table loading. Lookup tables do not exist on this ledger yet, so
+// any lookup fails the way a missing table does in the reference.
+func sanitizeWireTx(tx *core.Transaction) error {
+	if err := tx.Sanitize(); err != nil {
+		return rpcapi.NewInvalidParamsError("invalid transaction: " + err.Error())
+	}
+	if len(tx.Message.AddressTableLookups) > 0 {
+		return rpcapi.NewInvalidParamsError("invalid transaction: " +
+			runtime.NewTransactionError(runtime.TxAddressLookupTableNotFound).Error())
+	}
+	return nil
 }
 
-func (s *Server) RequestAirdrop(ctx context.Context, p *rpcapi.RequestAirdropParams) (r rpcapi.RequestAirdropResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("requestAirdrop")
+// ranInstructions reports whether execution reached the transaction's instructions, as opposed to a
+// transaction that failed before loading or only paid its fee (the reference's FeesOnly): only executed
+// transactions have logs and inner instructions recorded.
+func ranInstructions(processed bool, err *runtime.TransactionError) bool {
+	if !processed {
+		return false
+	}
+	if err == nil {
+		return true
+	}
+	switch err.Kind {
+	case runtime.TxInstructionError, runtime.TxInsufficientFundsForRent, runtime.TxUnbalancedTransaction:
+		return true
+	}
+	return false
 }
 
-func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatureStatusesParams) (r rpcapi.GetSignatureStatusesResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getSignatureStatuses")
+// txParseMeta turns the ledger's stored metadata into what impl/parse encodes. Stored transactions were all
+// processed, so a failure outside the instructions means a fee-only transaction, whose logs and inner
+// instructions the reference records as null.
+func txParseMeta(m *ledger.TxMeta) *parse.Meta {
+	if m == nil {
+		return nil
+	}
+	ran := ranInstructions(true, m.Err)
+	return &parse.Meta{
+		Err:                          m.Err,
+		Fee:                          m.Fee,
+		PreBalances:                  m.PreBalances,
+		PostBalances:                 m.PostBalances,
+		Logs:                         m.Logs,
+		LogsNotRecorded:              !ran,
+		InnerInstructions:            m.InnerInstructions,
+		InnerInstructionsNotRecorded: !ran,
+		ReturnData:                   m.ReturnData,
+		ComputeUnitsConsumed:         m.ComputeUnitsConsumed,
+	}
 }
 
-func (s *Server) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSignaturesForAddressParams) (r rpcapi.GetSignaturesForAddressResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getSignaturesForAddress")
+// txRecordWithMeta is a stored transaction as impl/parse takes it.
+func txRecordWithMeta(rec *ledger.TxRecord) parse.TxWithMeta {
+	out := parse.TxWithMeta{Tx: rec.Tx, Meta: txParseMeta(rec.Meta)}
+	if rec.Meta != nil {
+		out.Loaded = rec.Meta.LoadedAddresses
+	}
+	return out
 }
 
-func (s *Server) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcapi.GetConfirmedSignaturesForAddress2Params) (r rpcapi.GetConfirmedSignaturesForAddress2Result, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getConfirmedSignaturesForAddress2")
+// encodeTxVersionErr maps impl/parse's version refusal to -32015.
+func encodeTxVersionErr(err error) error {
+	var v *parse.UnsupportedVersionError
+	if errors.As(err, &v) {
+		return rpcapi.NewUnsupportedTransactionVersionError(v.Version)
+	}
+	return err
 }
 
-func (s *Server) GetTransaction(ctx context.Context, p *rpcapi.GetTransactionParams) (r rpcapi.GetTransactionResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getTransaction")
+// simulationValue is the value of simulateTransaction and the data of a -32002 preflight failure: every key is
+// always present, logs an array even when nothing ran.
+func simulationValue(res *runtime.Result) rpcapi.SimulateTransactionValue {
+	logs := res.Logs
+	if logs == nil {
+		logs = []string{}
+	}
+	return rpcapi.SimulateTransactionValue{
+		Err:                    parse.TransactionErr(res.Err),
+		Logs:                   logs,
+		UnitsConsumed:          res.ComputeUnitsConsumed,
+		LoadedAccountsDataSize: res.LoadedAccountsDataSize,
+		ReturnData:             parse.EncodeReturnData(res.ReturnData),
+	}
 }
 
-func (s *Server) GetConfirmedTransaction(ctx context.Context, p *rpcapi.GetConfirmedTransactionParams) (r rpcapi.GetConfirmedTransactionResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getConfirmedTransaction")
+// SendTransaction checks the transaction as the reference does (decode, preflight bank and minContextSlot,
+// sanitize, then unless skipPreflight: signatures, health and a simulation), runs it in the working bank and
+// returns its signature. Like the reference, which forwards and answers at once, the outcome of the execution
+// itself is not reported: clients read it with getSignatureStatuses.
+func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionParams) (rpcapi.SendTransactionResult, error) {
+	var cfg rpcapi.SendTransactionConfig
+	if p.Config != nil {
+		cfg = *p.Config
+	}
+	tx, err := decodeWireTx(p.Transaction, cfg.Encoding)
+	if err != nil {
+		return "", err
+	}
+	skip := cfg.SkipPreflight != nil && *cfg.SkipPreflight
+	commitment := cfg.PreflightCommitment
+	if skip {
+		processed := rpcapi.Commitment(ledger.Processed.String())
+		commitment = &processed
+	}
+	bank, err := s.bankAt(commitment, cfg.MinContextSlot)
+	if err != nil {
+		return "", err
+	}
+	if err := sanitizeWireTx(tx); err != nil {
+		return "", err
+	}
+	// A leader drops a transaction whose signatures do not verify; with skipPreflight the reference still
+	// answers with the signature, so only the execution is left out.
+	verified := tx.VerifySignatures()
+	if !skip {
+		if !verified {
+			return "", rpcapi.NewTransactionSignatureVerificationFailureError()
+		}
+		if s.node.Health != nil && s.node.Health() != "ok" {
+			return "", rpcapi.NewNodeUnhealthyError()
+		}
+		if res := s.ledger.Simulate(bank, tx, false).Result; res.Err != nil {
+			return "", rpcapi.NewSendTransactionPreflightFailureError(res.Err.Error(), simulationValue(res))
+		}
+	}
+	if verified {
+		if _, err := s.ledger.Execute(ctx, tx); err != nil {
+			return "", err
+		}
+	}
+	return tx.Signature().String(), nil
+}
+
+// SimulateTransaction runs the transaction against the bank of the commitment without recording it.
+func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTransactionParams) (rpcapi.SimulateTransactionResult, error) {
+	var cfg rpcapi.SimulateTransactionConfig
+	if p.Config != nil {
+		cfg = *p.Config
+	}
+	var out rpcapi.SimulateTransactionResult
+	tx, err := decodeWireTx(p.Transaction, cfg.Encoding)
+	if err != nil {
+		return out, err
+	}
+	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
+	if err != nil {
+		return out, err
+	}
+	sigVerify := cfg.SigVerify != nil && *cfg.SigVerify
+	replace := cfg.ReplaceRecentBlockhash != nil && *cfg.ReplaceRecentBlockhash
+	if replace && sigVerify {
+		return out, rpcapi.NewInvalidParamsError("sigVerify may not be used with replaceRecentBlockhash")
+	}
+	if err := sanitizeWireTx(tx); err != nil {
+		return out, err
+	}
+	if sigVerify && !tx.VerifySignatures() {
+		return out, rpcapi.NewTransactionSignatureVerificationFailureError()
+	}
+
+	sim := s.ledger.Simulate(bank, tx, replace)
+	res := sim.Result
+	value := simulationValue(res)
+	keys := tx.Message.AccountKeys
+	if cfg.Accounts != nil {
+		if value.Accounts, err = simulatedAccounts(bank, keys, res, cfg.Accounts); err != nil {
+			return out, err
+		}
+	}
+	if cfg.InnerInstructions != nil && *cfg.InnerInstructions && ranInstructions(res.Processed, res.Err) {
+		if value.InnerInstructions, err = parse.EncodeInnerInstructions(res.InnerInstructions, keys, true); err != nil {
+			return out, err
+		}
+	}
+	if sim.ReplacementBlockhash != nil {
+		value.ReplacementBlockhash = &rpcapi.RpcBlockhash{
+			Blockhash:            sim.ReplacementBlockhash.String(),
+			LastValidBlockHeight: sim.LastValidBlockHeight,
+		}
+	}
+	out.Context = rpcContext(bank.Slot)
+	out.Value = value
+	return out, nil
+}
+
+// simulatedAccounts is the `accounts` of a simulation: each requested address as the transaction left it (its
+// own accounts, including ones it did not create, which the reference loads as empty system accounts), or as the
+// bank holds it; all null when the simulation failed.
+func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Result, req *rpcapi.SimulateTransactionConfigAccounts) ([]*rpcapi.UiAccount, error) {
+	enc := encoding.Base64
+	if req.Encoding != nil {
+		enc = *req.Encoding
+	}
+	if enc == encoding.Binary || enc == encoding.Base58 {
+		return nil, rpcapi.NewInvalidParamsError("base58 encoding not supported")
+	}
+	if len(req.Addresses) > len(keys) {
+		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("Too many accounts provided; max %d", len(keys)))
+	}
+	out := make([]*rpcapi.UiAccount, len(req.Addresses))
+	if res.Err != nil {
+		return out, nil
+	}
+	written := make(map[core.Pubkey]runtime.Account, len(res.Writes))
+	for _, w := range res.Writes {
+		written[w.Pubkey] = w.Account
+	}
+	inTx := make(map[core.Pubkey]bool, len(keys))
+	for _, k := range keys {
+		inTx[k] = true
+	}
+	for i, addr := range req.Addresses {
+		k, err := parsePubkey(addr)
+		if err != nil {
+			return nil, err
+		}
+		acct, ok := written[k]
+		if !ok {
+			acct, ok = bank.GetAccount(k)
+		}
+		if !ok && inTx[k] {
+			acct, ok = runtime.Account{RentEpoch: runtime.RentExemptRentEpoch}, true
+		}
+		if !ok {
+			continue
+		}
+		ui, err := encoding.EncodeAccount(acct, k, enc, nil, encoding.Options{Lookup: bank.GetAccount})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = &ui
+	}
+	return out, nil
+}
+
+// RequestAirdrop sends lamports from the faucet and returns the transaction's signature once it is processed. A
+// refused request is the reference's faucet failure, a bare -32603.
+func (s *Server) RequestAirdrop(ctx context.Context, p *rpcapi.RequestAirdropParams) (rpcapi.RequestAirdropResult, error) {
+	to, err := parsePubkey(p.Pubkey)
+	if err != nil {
+		return "", err
+	}
+	sig, err := s.ledger.Airdrop(ctx, to, p.Lamports)
+	if errors.Is(err, ledger.ErrAirdropTooLarge) {
+		return "", rpcapi.NewInternalErrorError()
+	}
+	if err != nil {
+		return "", err // logged by the transport, answered as -32603
+	}
+	return sig.String(), nil
+}
+
+// GetSignatureStatuses reports the status of each signature from the status cache (and, when asked, the
+// history), in the context of the processed bank.
+func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatureStatusesParams) (rpcapi.GetSignatureStatusesResult, error) {
+	var out rpcapi.GetSignatureStatusesResult
+	if len(p.Signatures) > 256 {
+		return out, rpcapi.NewInvalidParamsError("Too many inputs provided; max 256")
+	}
+	sigs := make([]core.Signature, len(p.Signatures))
+	for i, str := range p.Signatures {
+		var err error
+		if sigs[i], err = parseSignature(str); err != nil {
+			return out, err
+		}
+	}
+	search := p.Config != nil && p.Config.SearchTransactionHistory != nil && *p.Config.SearchTransactionHistory
+	slot := s.ledger.Bank(ledger.Processed).Slot
+	statuses, err := s.ledger.SignatureStatuses(sigs, search)
+	if err != nil {
+		return out, err
+	}
+	out.Context = rpcContext(slot)
+	out.Value = make([]*rpcapi.SignatureStatus, len(statuses))
+	for i, st := range statuses {
+		if st == nil {
+			continue
+		}
+		level := st.Status.String()
+		out.Value[i] = &rpcapi.SignatureStatus{
+			Slot:               st.Slot,
+			Confirmations:      st.Confirmations,
+			Status:             parse.TransactionStatus(st.Err),
+			Err:                parse.TransactionErr(st.Err),
+			ConfirmationStatus: &level,
+		}
+	}
+	return out, nil
+}
+
+// addressSignature is one entry of getSignaturesForAddress before it takes the shape of either method.
+type addressSignature struct {
+	rec       *ledger.TxRecord
+	finalized bool
+}
+
+// signaturesForAddress is the common part of getSignaturesForAddress and its deprecated form.
+func (s *Server) signaturesForAddress(address string, before, until *string, limit *uint64, c *rpcapi.Commitment, minContextSlot *uint64) ([]addressSignature, error) {
+	addr, err := parsePubkey(address)
+	if err != nil {
+		return nil, err
+	}
+	var beforeSig, untilSig *core.Signature
+	if before != nil {
+		sig, err := parseSignature(*before)
+		if err != nil {
+			return nil, err
+		}
+		beforeSig = &sig
+	}
+	if until != nil {
+		sig, err := parseSignature(*until)
+		if err != nil {
+			return nil, err
+		}
+		untilSig = &sig
+	}
+	n := uint64(maxSignaturesForAddressLimit)
+	if limit != nil {
+		n = *limit
+	}
+	if n == 0 || n > maxSignaturesForAddressLimit {
+		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("Invalid limit; max %d", maxSignaturesForAddressLimit))
+	}
+	level, err := historyCommitment(c)
+	if err != nil {
+		return nil, err
+	}
+	_, confirmed, root := s.ledger.Slots()
+	highest := root
+	if level == ledger.Confirmed {
+		highest = confirmed
+	}
+	if minContextSlot != nil && highest < *minContextSlot {
+		return nil, rpcapi.NewMinContextSlotNotReachedError(highest)
+	}
+	recs, err := s.ledger.SignaturesForAddress(addr, beforeSig, untilSig, int(n), level)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]addressSignature, len(recs))
+	for i, rec := range recs {
+		out[i] = addressSignature{rec: rec, finalized: rec.Slot <= root}
+	}
+	return out, nil
+}
+
+func addressSignatureMemo(rec *ledger.TxRecord) *string {
+	var loaded *core.LoadedAddresses
+	if rec.Meta != nil {
+		loaded = rec.Meta.LoadedAddresses
+	}
+	return parse.ExtractMemo(rec.Tx, loaded)
+}
+
+func addressSignatureErr(rec *ledger.TxRecord) rpcapi.TransactionError {
+	if rec.Meta == nil {
+		return nil
+	}
+	return parse.TransactionErr(rec.Meta.Err)
+}
+
+// GetSignaturesForAddress lists the confirmed transactions that mention an address, newest first.
+func (s *Server) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSignaturesForAddressParams) (rpcapi.GetSignaturesForAddressResult, error) {
+	var cfg rpcapi.GetSignaturesForAddressConfig
+	if p.Config != nil {
+		cfg = *p.Config
+	}
+	entries, err := s.signaturesForAddress(p.Address, cfg.Before, cfg.Until, cfg.Limit, cfg.Commitment, cfg.MinContextSlot)
+	if err != nil {
+		return nil, err
+	}
+	out := make(rpcapi.GetSignaturesForAddressResult, len(entries))
+	for i, e := range entries {
+		status := rpcapi.TransactionConfirmationStatusConfirmed
+		if e.finalized {
+			status = rpcapi.TransactionConfirmationStatusFinalized
+		}
+		blockTime := e.rec.BlockTime
+		out[i] = rpcapi.ConfirmedSignatureInfo{
+			Signature:          e.rec.Tx.Signature().String(),
+			Slot:               e.rec.Slot,
+			Err:                addressSignatureErr(e.rec),
+			Memo:               addressSignatureMemo(e.rec),
+			BlockTime:          &blockTime,
+			ConfirmationStatus: &status,
+		}
+	}
+	return out, nil
+}
+
+// GetConfirmedSignaturesForAddress2 is the deprecated getSignaturesForAddress, without confirmationStatus.
+func (s *Server) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcapi.GetConfirmedSignaturesForAddress2Params) (rpcapi.GetConfirmedSignaturesForAddress2Result, error) {
+	var cfg rpcapi.GetConfirmedSignaturesForAddress2Config
+	if p.Config != nil {
+		cfg = *p.Config
+	}
+	entries, err := s.signaturesForAddress(p.Address, cfg.Before, cfg.Until, cfg.Limit, cfg.Commitment, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make(rpcapi.GetConfirmedSignaturesForAddress2Result, len(entries))
+	for i, e := range entries {
+		blockTime := e.rec.BlockTime
+		out[i] = rpcapi.DeprecatedConfirmedSignatureInfo{
+			Signature: e.rec.Tx.Signature().String(),
+			Slot:      e.rec.Slot,
+			Err:       addressSignatureErr(e.rec),
+			Memo:      addressSignatureMemo(e.rec),
+			BlockTime: &blockTime,
+		}
+	}
+	return out, nil
+}
+
+// confirmedTransaction looks a transaction up at a history commitment and encodes it; nil when it is unknown or
+// not yet at that commitment.
+func (s *Server) confirmedTransaction(signature string, c *rpcapi.Commitment, enc *rpcapi.TransactionEncoding, maxVersion *uint8) (*rpcapi.EncodedConfirmedTransactionWithMeta, error) {
+	sig, err := parseSignature(signature)
+	if err != nil {
+		return nil, err
+	}
+	level, err := historyCommitment(c)
+	if err != nil {
+		return nil, err
+	}
+	rec, found, err := s.ledger.Transaction(sig, level)
+	if err != nil || !found {
+		return nil, err
+	}
+	if err := parse.CheckVersion(rec.Tx, maxVersion); err != nil {
+		return nil, encodeTxVersionErr(err)
+	}
+	encodingName := rpcapi.TransactionEncodingJson
+	if enc != nil {
+		encodingName = *enc
+	}
+	encoded, err := parse.EncodeTransaction(txRecordWithMeta(rec), encodingName, maxVersion != nil, true)
+	if err != nil {
+		return nil, encodeTxVersionErr(err)
+	}
+	blockTime := rec.BlockTime
+	return &rpcapi.EncodedConfirmedTransactionWithMeta{
+		Slot:        rec.Slot,
+		Transaction: encoded.Transaction,
+		Meta:        encoded.Meta,
+		BlockTime:   &blockTime,
+		Version:     encoded.Version,
+	}, nil
+}
+
+// GetTransaction returns a confirmed transaction with its metadata, or null.
+func (s *Server) GetTransaction(ctx context.Context, p *rpcapi.GetTransactionParams) (rpcapi.GetTransactionResult, error) {
+	var (
+		c          *rpcapi.Commitment
+		enc        *rpcapi.TransactionEncoding
+		maxVersion *uint8
+	)
+	if p.Config != nil {
+		enc = p.Config.Encoding
+		if cfg := p.Config.Config; cfg != nil {
+			c, enc, maxVersion = cfg.Commitment, cfg.Encoding, cfg.MaxSupportedTransactionVersion
+		}
+	}
+	return s.confirmedTransaction(p.Signature, c, enc, maxVersion)
+}
+
+// GetConfirmedTransaction is the deprecated getTransaction: legacy transactions only, and a meta without rewards,
+// loadedAddresses and returnData.
+func (s *Server) GetConfirmedTransaction(ctx context.Context, p *rpcapi.GetConfirmedTransactionParams) (rpcapi.GetConfirmedTransactionResult, error) {
+	var (
+		c   *rpcapi.Commitment
+		enc *rpcapi.TransactionEncoding
+	)
+	if p.Config != nil {
+		enc = p.Config.Encoding
+		if cfg := p.Config.Config; cfg != nil {
+			c, enc = cfg.Commitment, cfg.Encoding
+		}
+	}
+	tx, err := s.confirmedTransaction(p.Signature, c, enc, nil)
+	if err != nil || tx == nil {
+		return nil, err
+	}
+	return &rpcapi.ConfirmedTransactionWithMeta{
+		Slot:        tx.Slot,
+		Transaction: tx.Transaction,
+		Meta:        deprecatedTxMeta(tx.Meta),
+		BlockTime:   tx.BlockTime,
+	}, nil
+}
+
+// deprecatedTxMeta is the meta of the deprecated methods: the current one without rewards, loadedAddresses and
+// returnData.
+func deprecatedTxMeta(m *rpcapi.UiTransactionStatusMeta) *rpcapi.ConfirmedTransactionStatusMeta {
+	if m == nil {
+		return nil
+	}
+	return &rpcapi.ConfirmedTransactionStatusMeta{
+		Err:                  m.Err,
+		Status:               m.Status,
+		Fee:                  m.Fee,
+		PreBalances:          m.PreBalances,
+		PostBalances:         m.PostBalances,
+		InnerInstructions:    m.InnerInstructions,
+		LogMessages:          m.LogMessages,
+		PreTokenBalances:     m.PreTokenBalances,
+		PostTokenBalances:    m.PostTokenBalances,
+		ComputeUnitsConsumed: m.ComputeUnitsConsumed,
+	}
 }
