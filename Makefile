@@ -7,7 +7,10 @@ GO ?= go
 LEDGER ?= test-ledger
 BIN := bin/ledgerd
 
-.PHONY: help generate check-generate build run test bench fuzz
+CONFORMANCE_URL ?= http://127.0.0.1:8899
+CONFORMANCE_WS ?= ws://127.0.0.1:8900
+
+.PHONY: help generate check-generate docs sdk build run test bench fuzz conformance
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -17,6 +20,12 @@ generate: ## regenerate generated/ from schema/
 
 check-generate: ## fail when generated/ differs from what schema/ produces
 	$(GO) run ./gen -check
+
+docs: generate ## render the HTML method reference (generated/docs/index.html; a node serves it at GET /docs)
+	@echo "docs: $(CURDIR)/generated/docs/index.html"
+
+sdk: generate ## generate the TypeScript client (generated/sdk/typescript; checked by go test ./conformance/sdkcheck)
+	@echo "sdk: $(CURDIR)/generated/sdk/typescript (index.ts, package.json, tsconfig.json, README.md)"
 
 build: ## build bin/ledgerd
 	$(GO) build -o $(BIN) ./cmd/ledgerd
@@ -28,8 +37,13 @@ test: check-generate ## check generated/, vet, and run every test
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
-bench: ## run the benchmarks
+conformance: ## check a running node against the schema (CONFORMANCE_URL, CONFORMANCE_WS; CONFORMANCE_FLAGS=-strict)
+	$(GO) run ./conformance -url $(CONFORMANCE_URL) -ws $(CONFORMANCE_WS) \
+	  -json conformance/report.json -html conformance/report.html $(CONFORMANCE_FLAGS)
+
+bench: build ## run the Go benchmarks, then the figures of issue 3 against bin/ledgerd (a few minutes; BENCHFLAGS=-help)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./cmd/ledgerd-bench -ledgerd $(BIN) $(BENCHFLAGS)
 
 fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	@for pkg in $$($(GO) list ./...); do \

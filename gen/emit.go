@@ -22,7 +22,8 @@ var staticRuntime string
 //go:embed static/client.go.txt
 var staticClient string
 
-// Emit renders every Go file from the IR. Each emitter is a function from the IR to one file.
+// Emit renders every output file from the IR: the Go, the HTML reference and the TypeScript SDK. Each emitter is
+// a function from the IR to its file (or, for the SDK, its package).
 func Emit(ir *IR, openrpc []byte) map[string][]byte {
 	out := map[string][]byte{}
 	put := func(name string, f *jen.File, source string) {
@@ -42,6 +43,11 @@ func Emit(ir *IR, openrpc []byte) map[string][]byte {
 	put("rpcapi/rpc_errors_gen.go", emitErrors(ir), "schema/errors")
 	put("rpcapi/rpc_openrpc_gen.go", emitOpenRPC(openrpc), "schema/ (the assembled document)")
 	put("rpcclient/rpc_client_gen.go", emitClient(ir), "schema/methods")
+	put("docs/docs_gen.go", emitDocsPackage(), "gen/emit_docs.go")
+	out["docs/index.html"] = emitDocs(ir)
+	for name, data := range emitSDK(ir) {
+		out[name] = data
+	}
 	out["rpcapi/rpc_runtime_gen.go"] = staticFile("rpcapi", staticRuntime)
 	out["rpcclient/rpc_transport_gen.go"] = staticFile("rpcclient", staticClient)
 	return out

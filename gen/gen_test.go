@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestGoldenCompiles builds the golden output of the minimal case in place of generated/, through a build overlay,
-// so the expected Go is known to compile.
+// so the expected Go is known to compile. (The TypeScript of the golden is type-checked by conformance/sdkcheck.)
 func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the go tool")
@@ -84,8 +85,9 @@ func TestGoldenCompiles(t *testing.T) {
 		}
 		return nil
 	})
+	// Every golden file, not only the Go: generated/docs embeds index.html.
 	filepath.WalkDir(want, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(want, p)
 			overlay[filepath.Join(root, "generated", rel)] = p
 		}
@@ -166,6 +168,127 @@ func TestTemplateFormat(t *testing.T) {
 	} {
 		if got, _ := templateFormat(c.in); got != c.format {
 			t.Errorf("templateFormat(%q) = %q, want %q", c.in, got, c.format)
+		}
+	}
+}
+
+// withHostileText copies the minimal schema and puts markup into the description of a method, a param and a
+// component.
+func withHostileText(t *testing.T) map[string][]byte {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/minimal/schema")); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(name, old, new string) {
+		p := filepath.Join(dir, name)
+		src, _ := os.ReadFile(p)
+		edited := strings.Replace(string(src), old, new, 1)
+		if edited == string(src) {
+			t.Fatalf("%s: %q not found", name, old)
+		}
+		os.WriteFile(p, []byte(edited), 0o644)
+	}
+	edit("methods/m.yaml", "  summary: Returns the items of keys.\n",
+		"  summary: Returns the items of keys.\n  description: 'Reads <script>alert(1)</script> & \"x\" */ with `a<b>`.'\n")
+	edit("methods/m.yaml", "    - name: keys\n      required: true\n",
+		"    - name: keys\n      required: true\n      description: '<img src=x onerror=alert(2)>'\n")
+	edit("components/c.yaml", "Item:\n  type: object\n", "Item:\n  description: 'An <iframe> item'\n  type: object\n")
+	files, err := Generate(os.DirFS(dir), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestDocsListMethodsAndEscape checks the HTML reference has a section per method and escapes schema prose.
+func TestDocsListMethodsAndEscape(t *testing.T) {
+	t.Parallel()
+	files := withHostileText(t)
+	page := string(files["docs/index.html"])
+	for _, m := range []string{"getItems", "getCount", "getCountOld", "countSubscribe", "countUnsubscribe"} {
+		if !strings.Contains(page, `<section class="method" id="`+m+`">`) || !strings.Contains(page, `<a href="#`+m+`">`+m+`</a>`) {
+			t.Errorf("the docs have no section or no index entry for %s", m)
+		}
+	}
+	for _, raw := range []string{"<script>alert", "<img src", "<iframe>"} {
+		if strings.Contains(page, raw) {
+			t.Errorf("the docs contain %q unescaped", raw)
+		}
+	}
+	for _, want := range []string{
+		"Reads &lt;script&gt;alert(1)&lt;/script&gt; &amp; \"x\" */ with <code>a&lt;b&gt;</code>.",
+		"&lt;img src=x onerror=alert(2)&gt;",
+		"An &lt;iframe&gt; item",
+		`<span class="badge deprecated">deprecated</span>`, `use <a href="#getCount"><code>getCount</code></a>`,
+		`<span class="badge unstable">unstable</span>`, "Since 1.0",
+		"<code>countNotification</code>", `<a href="#countUnsubscribe"><code>countUnsubscribe</code></a>`,
+		`<a href="#error-Behind">Behind</a>`, "<code>-32005</code>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the docs lack %q", want)
+		}
+	}
+	if ts := string(files["sdk/typescript/index.ts"]); !strings.Contains(ts, `"x" *\/ with`) {
+		t.Errorf("a */ in a description must not end the JSDoc comment of the SDK")
+	}
+}
+
+// TestDocsCoverRealSchema checks every method of the real schema has a section, and every link has a target.
+func TestDocsCoverRealSchema(t *testing.T) {
+	t.Parallel()
+	a, err := Assemble(os.DirFS("../schema"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ir, err := BuildIR(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(emitDocs(ir))
+	for _, m := range ir.Methods {
+		if !strings.Contains(page, `id="`+m.Name+`"`) {
+			t.Errorf("no section for %s", m.Name)
+		}
+	}
+	for _, href := range regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(page, `id="`+href[1]+`"`) {
+			t.Errorf("link to #%s has no target", href[1])
+		}
+	}
+}
+
+// TestSDKCoversMethods checks the TypeScript SDK has a params type, a table entry and a typed caller per method.
+func TestSDKCoversMethods(t *testing.T) {
+	t.Parallel()
+	files, err := Generate(os.DirFS("testdata/minimal/schema"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := string(files["sdk/typescript/index.ts"])
+	for _, want := range []string{
+		"export type GetItemsParams = [keys: Pubkey[], config?: GetItemsConfig];",
+		"getItems(...params: GetItemsParams): Promise<GetItemsResult> {",
+		"export type GetItemsResult = (Item | null)[];",
+		"  getCount: { params: GetCountParams; result: GetCountResult };",
+		"countSubscribe(onNotification: NotificationHandler<CountSubscribeNotification>): Promise<Subscription> {",
+		"  countSubscribe: { notification: \"countNotification\", unsubscribe: \"countUnsubscribe\" },",
+		"  note?: string | null;",
+		"export type Commitment = \"processed\" | \"confirmed\" | \"finalized\";",
+		"   * @deprecated Use getCount.",
+		"  Behind: -32005,",
+	} {
+		if !strings.Contains(ts, want) {
+			t.Errorf("index.ts lacks %q", want)
+		}
+	}
+}
+
+func TestWrapKeepsAtWordsOffLineStarts(t *testing.T) {
+	got := wrap("read by web3.js and @solana/kit", 20)
+	for _, l := range got {
+		if strings.HasPrefix(l, "@") {
+			t.Errorf("wrap put %q at a line start: %q", l, got)
 		}
 	}
 }

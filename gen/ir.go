@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +31,9 @@ type GoType struct {
 	Len   int
 	Named *Decl
 	C     Constraints
+	// Null marks a type whose schema admits JSON null. Go needs it only for pointers (which it adds itself); the
+	// TypeScript and docs emitters need it on every kind, since a nullable slice or map has no pointer in Go.
+	Null bool
 }
 
 // Nilable reports whether the Go zero value already stands for "absent" or "null".
@@ -93,6 +98,7 @@ type Param struct {
 	Name, GoName, Doc string
 	Required          bool
 	Type              *GoType // pointer for optional params
+	Schema            *GoType // the param's own type, before Go's pointer for an optional param
 }
 
 type Method struct {
@@ -105,11 +111,24 @@ type Method struct {
 	Deprecated, Unstable               bool
 	Replacement, Since, NotInSpec      string
 	Notification                       *Notification
+
+	// For the reference docs.
+	Group                 string // the methods/<group>.yaml the method comes from
+	ResultName, ResultDoc string
+	Examples              []*Example
 }
 
 type Notification struct {
 	Name, Unsubscribe string
 	Type              *Decl
+	Example           string // x-notification-example as JSON, or ""
+}
+
+// Example is one example pairing of a method, as JSON text: Params is the positional params array (absent
+// optional params in between are null), Result is "" when the example has none.
+type Example struct {
+	Name, Summary, Description string
+	Params, Result             string
 }
 
 type ErrorArg struct{ Name, Type string }
@@ -117,13 +136,18 @@ type ErrorArg struct{ Name, Type string }
 type ErrorDef struct {
 	Name, Template string
 	Code           int
-	Args           []ErrorArg
-	DataFields     []string // keys of data; nil with HasData false means no data key
-	HasData        bool
-	DataWhole      bool // an argument named "data" is the whole data
+	// For the docs, the shape of data (x-data-schema): the type it names, or else the schema as JSON.
+	DataType   *GoType
+	DataSchema string
+	Args       []ErrorArg
+	DataFields []string // keys of data; nil with HasData false means no data key
+	HasData    bool
+	DataWhole  bool // an argument named "data" is the whole data
 }
 
 type IR struct {
+	Title, Version, Description, License string // the document's info
+
 	Decls   []*Decl
 	Methods []*Method
 	Errors  []*ErrorDef
@@ -143,7 +167,9 @@ func BuildIR(a *Assembled) (*IR, error) {
 	for i, k := range comps.Keys {
 		b.component(k, comps.Vals[i])
 	}
-	ir := &IR{}
+	info := a.Doc.Get("info")
+	ir := &IR{Title: info.Get("title").String(), Version: info.Get("version").String(), Description: info.Get("description").String(),
+		License: info.Get("license").Get("name").String()}
 	for _, m := range a.Doc.Get("methods").Items {
 		ir.Methods = append(ir.Methods, b.method(m))
 	}
@@ -160,6 +186,7 @@ func BuildIR(a *Assembled) (*IR, error) {
 	}
 	ir.Decls = b.order
 	sort.SliceStable(ir.Decls, func(i, j int) bool { return ir.Decls[i].Name < ir.Decls[j].Name })
+	b.checkSDKNames(ir)
 	return ir, b.probs.Err()
 }
 
@@ -279,9 +306,10 @@ func isUnion(s *Node) bool {
 
 func nullableType(t *GoType) *GoType {
 	if t.Nilable() || t.Kind == TSlice {
+		t.Null = true
 		return t
 	}
-	return &GoType{Kind: TPtr, Elem: t}
+	return &GoType{Kind: TPtr, Elem: t, Null: true}
 }
 
 func (b *builder) structFields(d *Decl, s *Node) {
@@ -589,7 +617,7 @@ func (b *builder) method(m *Node) *Method {
 	for _, p := range itemsOf(m.Get("params")) {
 		pname := p.Get("name").String()
 		t := b.typeOf(p.Get("schema"), out.GoName+goName(pname))
-		prm := &Param{Name: pname, GoName: goName(pname), Doc: p.Get("description").String(), Required: p.Get("required").Truthy(), Type: t}
+		prm := &Param{Name: pname, GoName: goName(pname), Doc: p.Get("description").String(), Required: p.Get("required").Truthy(), Type: t, Schema: t}
 		if (!prm.Required || isNullableSchema(p.Get("schema"))) && !t.Nilable() {
 			prm.Type = &GoType{Kind: TPtr, Elem: t}
 		}
@@ -597,6 +625,11 @@ func (b *builder) method(m *Node) *Method {
 	}
 	if r := m.Get("result"); r != nil {
 		out.Result = b.namedFor(resultName(name), r.Get("schema"))
+		out.ResultName, out.ResultDoc = r.Get("name").String(), docOf(r)
+	}
+	out.Group = strings.TrimSuffix(path.Base(m.File), path.Ext(m.File))
+	for _, ex := range itemsOf(m.Get("examples")) {
+		out.Examples = append(out.Examples, exampleOf(m, ex))
 	}
 	for _, e := range itemsOf(m.Get("errors")) {
 		if ref := e.Get("$ref").String(); ref != "" {
@@ -608,6 +641,9 @@ func (b *builder) method(m *Node) *Method {
 			Name:        n.Get("name").String(),
 			Unsubscribe: n.Get("unsubscribe").String(),
 			Type:        b.namedFor(notificationName(name), n.Get("schema")),
+		}
+		if ex := m.Get("x-notification-example"); ex != nil {
+			out.Notification.Example = jsonText(ex)
 		}
 	}
 	return out
@@ -639,6 +675,12 @@ func (b *builder) errorDef(name string, e, x *Node) *ErrorDef {
 	}
 	if ds := x.Get("x-data-schema"); ds != nil {
 		d.HasData = true
+		// Only a named schema becomes a type: an inline one must not declare Go types nobody uses.
+		if ds.Get("$ref") != nil {
+			d.DataType = b.typeOf(ds, name+"ErrorData")
+		} else {
+			d.DataSchema = jsonText(ds)
+		}
 		if props := b.deref(ds).Get("properties"); props != nil && ds.Get("$ref") == nil {
 			d.DataFields = props.Keys
 		} else {
@@ -646,4 +688,52 @@ func (b *builder) errorDef(name string, e, x *Node) *ErrorDef {
 		}
 	}
 	return d
+}
+
+// exampleOf lays an example's named params out in the method's param order.
+func exampleOf(m, ex *Node) *Example {
+	out := &Example{Name: ex.Get("name").String(), Summary: ex.Get("summary").String(), Description: ex.Get("description").String()}
+	byName := map[string]*Node{}
+	for _, p := range itemsOf(ex.Get("params")) {
+		byName[p.Get("name").String()] = p.Get("value")
+	}
+	list := &Node{Kind: KArray, Items: []*Node{}}
+	for _, p := range itemsOf(m.Get("params")) {
+		v := byName[p.Get("name").String()]
+		if v == nil {
+			v = &Node{Kind: KNull}
+		}
+		list.Items = append(list.Items, v)
+	}
+	// Absent optional params at the end are left out, as a client sends them.
+	for len(list.Items) > 0 && byName[itemsOf(m.Get("params"))[len(list.Items)-1].Get("name").String()] == nil {
+		list.Items = list.Items[:len(list.Items)-1]
+	}
+	out.Params = jsonText(list)
+	if r := ex.Get("result"); r != nil && r.Get("value") != nil {
+		out.Result = jsonText(r.Get("value"))
+	}
+	return out
+}
+
+func jsonText(n *Node) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// checkSDKNames rejects a declaration whose name the TypeScript SDK already uses for its runtime or for the params
+// tuple of a method.
+func (b *builder) checkSDKNames(ir *IR) {
+	taken := map[string]string{}
+	for _, n := range sdkRuntimeNames {
+		taken[n] = "the TypeScript SDK runtime"
+	}
+	for _, m := range ir.Methods {
+		taken[paramsName(m.Name)] = "the params of " + m.Name + " in the TypeScript SDK"
+	}
+	for _, d := range ir.Decls {
+		if by, ok := taken[d.Name]; ok {
+			b.probs.Add("%s: the type name %s is taken by %s; give the schema a different title", d.Source, d.Name, by)
+		}
+	}
 }

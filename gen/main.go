@@ -1,5 +1,7 @@
-// Command gen turns the OpenRPC schema sources under schema/ into generated/: the assembled openrpc.json and the
-// typed Go (types, validators, the Handler interface, the dispatch table, the error catalogue and a client).
+// Command gen turns the OpenRPC schema sources under schema/ into generated/: the assembled openrpc.json, the
+// typed Go (types, validators, the Handler interface, the dispatch table, the error catalogue and a client), the
+// HTML reference of every method (docs/index.html, embedded by package docs for GET /docs) and the TypeScript
+// client (sdk/typescript).
 //
 //	go run ./gen            regenerate generated/
 //	go run ./gen -check     print what differs from generated/ and exit 1, without writing

@@ -47,3 +47,21 @@ func notificationName(method string) string { return goName(method) + "Notificat
 func callName(method string) string         { return "call" + goName(method) }
 func errorCtorName(name string) string      { return "New" + name + "Error" }
 func errorCodeName(name string) string      { return "Code" + name }
+
+// sdkRuntimeNames are the names the TypeScript SDK declares itself; no schema type may take one.
+var sdkRuntimeNames = []string{
+	"U64", "I64", "Client", "ClientOptions", "WSClient", "WSClientOptions", "RpcError", "RpcRequest", "Settled",
+	"Subscription", "NotificationHandler", "FetchLike", "WebSocketLike", "WebSocketConstructor", "HttpMethods",
+	"WSMethods", "Subscriptions", "ErrorCode", "requests", "subscriptionMethods", "ClientBase", "WSClientBase",
+	"EventHandler", "Reply", "Pending", "ResultOf", "requestBody", "replyError",
+}
+
+// tsIdent reports whether a wire name can be written bare as a TypeScript property or tuple label.
+func tsIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -31,7 +31,9 @@ type HTTPOptions struct {
 	Health func() string
 	// OpenRPC is served at GET /openrpc.json and as the result of rpc.discover; nil serves neither.
 	OpenRPC []byte
-	// Extra maps more paths to handlers for GET and HEAD (for example /docs).
+	// Docs is the HTML reference served at GET /docs (generated/docs.HTML); nil does not serve it.
+	Docs []byte
+	// Extra maps more paths to handlers for GET and HEAD.
 	Extra map[string]http.Handler
 	// Logger receives internal errors and recovered panics; nil means slog.Default().
 	Logger *slog.Logger
@@ -42,17 +44,19 @@ type httpHandler struct {
 	maxBody int64
 	health  func() string
 	openrpc []byte
+	docs    []byte
 	extra   map[string]http.Handler
 }
 
 // NewHTTPHandler serves JSON-RPC 2.0 over HTTP POST on every path, like the reference, except /health (any
-// method), GET /openrpc.json and the Extra paths. It panics if d is nil or OpenRPC is not valid JSON.
+// method), GET /openrpc.json, GET /docs and the Extra paths. It panics if d is nil or OpenRPC is not valid JSON.
 func NewHTTPHandler(d Dispatcher, o HTTPOptions) http.Handler {
 	h := &httpHandler{
 		engine:  newEngine(d, o.Logger, o.OpenRPC),
 		maxBody: o.MaxBodyBytes,
 		health:  o.Health,
 		openrpc: o.OpenRPC,
+		docs:    o.Docs,
 		extra:   o.Extra,
 	}
 	if h.maxBody <= 0 {
@@ -78,6 +82,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.Path == "/openrpc.json" && h.openrpc != nil:
 		writeBody(w, http.StatusOK, headerJSON, h.openrpc)
+	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.Path == "/docs" && h.docs != nil:
+		writeBody(w, http.StatusOK, headerHTML, h.docs)
 	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && h.extra[r.URL.Path] != nil:
 		h.extra[r.URL.Path].ServeHTTP(w, r)
 	default:
@@ -153,6 +159,7 @@ var (
 	headerOrigin      = []string{"origin"}
 	headerJSON        = []string{"application/json"}
 	headerText        = []string{"text/plain; charset=utf-8"}
+	headerHTML        = []string{"text/html; charset=utf-8"}
 )
 
 func writeBody(w http.ResponseWriter, status int, contentType []string, body []byte) {

@@ -89,6 +89,16 @@ func (b *Bank) BlockhashValid(h core.Hash) (lamportsPerSignature uint64, ok bool
 	return hs.valid(h)
 }
 
+// LamportsPerSignatureFor returns the fee rate recorded with blockhash h while h is anywhere in the bank's
+// queue (the last MaxRecentBlockhashes hashes, older than a transaction may use), as fee queries see it.
+func (b *Bank) LamportsPerSignatureFor(h core.Hash) (uint64, bool) {
+	b.mu.RLock()
+	hs := b.hashes
+	b.mu.RUnlock()
+	_, e, ok := hs.age(h)
+	return e.lamportsPerSignature, ok
+}
+
 // recentBlockhashes returns up to n blockhashes of the bank's queue, newest first.
 func (b *Bank) recentBlockhashes(n int) []core.Hash {
 	b.mu.RLock()

@@ -465,8 +465,10 @@ func (l *Ledger) EpochSchedule() sysvar.EpochSchedule { return l.schedule }
 // Rent is the chain's rent.
 func (l *Ledger) Rent() sysvar.Rent { return l.baseEnv.Rent }
 
-// FeeRateGovernor is the chain's fee rate governor.
-func (l *Ledger) FeeRateGovernor() sysvar.FeeRateGovernor { return sysvar.DefaultFeeRateGovernor() }
+// FeeRateGovernor is the chain's fee rate governor, with the bounds the reference derives from its target.
+func (l *Ledger) FeeRateGovernor() sysvar.FeeRateGovernor {
+	return sysvar.NewDerivedFeeRateGovernor(sysvar.DefaultFeeRateGovernor(), 0)
+}
 
 // FinalityDepth is how many slots finalized trails confirmed.
 func (l *Ledger) FinalityDepth() uint64 { return l.depth }

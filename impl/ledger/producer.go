@@ -212,12 +212,13 @@ func (l *Ledger) freeze() {
 	sigs := make([]core.Signature, len(entries))
 	failed := make([]bool, len(entries))
 	var collected, burned uint64
+	gov := l.FeeRateGovernor()
 	for i, e := range entries {
 		sigs[i] = e.tx.Signature()
 		failed[i] = e.meta.Err != nil
 		sigFee := uint64(len(e.tx.Signatures)) * runtime.DefaultLamportsPerSignature
 		sigFee = min(sigFee, e.meta.Fee)
-		burn := sigFee * uint64(l.FeeRateGovernor().BurnPercent) / 100
+		_, burn := gov.Burn(sigFee)
 		burned += burn
 		collected += e.meta.Fee - burn
 	}

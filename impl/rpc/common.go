@@ -1,12 +1,7 @@
 package rpc
 
 import (
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/mr-tron/base58"
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
@@ -84,9 +79,9 @@ func decodeWire(data string, encoding *string, what string) ([]byte, error) {
 			return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("base58 encoded %s too large: %d bytes (max: encoded/raw %d/%d)",
 				what, len(data), core.MaxBase58TransactionSize, core.PacketDataSize))
 		}
-		b, err := base58.Decode(data)
-		if err != nil {
-			return nil, rpcapi.NewInvalidParamsError("invalid base58 encoding: " + base58Debug(data))
+		b, bad := rustBase58Decode(data)
+		if bad != "" {
+			return nil, rpcapi.NewInvalidParamsError("invalid base58 encoding: " + bad)
 		}
 		return checkWireSize(b, what)
 	case "base64":
@@ -94,9 +89,9 @@ func decodeWire(data string, encoding *string, what string) ([]byte, error) {
 			return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("base64 encoded %s too large: %d bytes (max: encoded/raw %d/%d)",
 				what, len(data), core.MaxBase64TransactionSize, core.PacketDataSize))
 		}
-		b, err := base64.StdEncoding.DecodeString(data)
-		if err != nil {
-			return nil, rpcapi.NewInvalidParamsError("invalid base64 encoding: " + base64Debug(data, err))
+		b, bad := rustBase64Decode(data)
+		if bad != "" {
+			return nil, rpcapi.NewInvalidParamsError("invalid base64 encoding: " + bad)
 		}
 		return checkWireSize(b, what)
 	default:
@@ -109,34 +104,4 @@ func checkWireSize(b []byte, what string) ([]byte, error) {
 		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("decoded %s too large: %d bytes (max: %d bytes)", what, len(b), core.PacketDataSize))
 	}
 	return b, nil
-}
-
-// base58Debug describes why s is not base58 as the reference prints its decoder's error (Rust's Debug form).
-func base58Debug(s string) string {
-	const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
-			return fmt.Sprintf("NonAsciiCharacter { index: %d }", i)
-		}
-		if strings.IndexByte(alphabet, c) < 0 {
-			return fmt.Sprintf("InvalidCharacter { character: '%c', index: %d }", c, i)
-		}
-	}
-	return "BufferTooSmall"
-}
-
-// base64Debug describes why s is not base64 as the reference prints its decoder's error (Rust's Debug form).
-func base64Debug(s string, err error) string {
-	var corrupt base64.CorruptInputError
-	if errors.As(err, &corrupt) {
-		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-		if off := int(corrupt); off < len(s) && strings.IndexByte(alphabet, s[off]) < 0 && s[off] != '=' {
-			return fmt.Sprintf("InvalidByte(%d, %d)", off, s[off])
-		}
-	}
-	if len(strings.TrimRight(s, "="))%4 == 1 {
-		return fmt.Sprintf("InvalidLength(%d)", len(strings.TrimRight(s, "=")))
-	}
-	return "InvalidPadding"
 }

@@ -10,10 +10,33 @@ import (
 
 // Methods is the dispatch table: method name -> decode positional params -> validate -> call the handler.
 var Methods = map[string]*MethodInfo{
+	"countSubscribe": {
+		Errors:       []string{"InvalidParams"},
+		Name:         "countSubscribe",
+		Notification: "countNotification",
+		Transport:    TransportWS,
+		Unstable:     true,
+		Unsubscribe:  "countUnsubscribe",
+		call:         callCountSubscribe,
+	},
+	"countUnsubscribe": {
+		Errors:    []string{"InvalidParams"},
+		Name:      "countUnsubscribe",
+		Transport: TransportWS,
+		call:      callCountUnsubscribe,
+	},
 	"getCount": {
 		Errors: []string{"InvalidParams"},
 		Name:   "getCount",
 		call:   callGetCount,
+	},
+	"getCountOld": {
+		Deprecated:  true,
+		Errors:      []string{"InvalidParams"},
+		Name:        "getCountOld",
+		Replacement: "getCount",
+		Since:       "1.0",
+		call:        callGetCountOld,
 	},
 	"getItems": {
 		Commitment:       true,
@@ -39,4 +62,26 @@ func callGetCount(ctx context.Context, h Handler, raw json.RawMessage) (any, err
 		return nil, err
 	}
 	return h.GetCount(ctx)
+}
+func callGetCountOld(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.GetCountOld(ctx)
+}
+func callCountSubscribe(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.CountSubscribe(ctx)
+}
+func callCountUnsubscribe(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(CountUnsubscribeParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.CountUnsubscribe(ctx, p)
 }

@@ -12,12 +12,29 @@ type Handler interface {
 	GetItems(ctx context.Context, p *GetItemsParams) (GetItemsResult, error)
 	// GetCount implements getCount: Returns a count.
 	GetCount(ctx context.Context) (GetCountResult, error)
+	/*
+	   GetCountOld implements getCountOld: Returns a count, under its old name.
+
+	   Deprecated: use getCount.
+	*/
+	GetCountOld(ctx context.Context) (GetCountOldResult, error)
+	/*
+	   CountSubscribe implements countSubscribe: Subscribes to the count.
+
+	   Unstable: this method may change in a patch release.
+	*/
+	CountSubscribe(ctx context.Context) (CountSubscribeResult, error)
+	// CountUnsubscribe implements countUnsubscribe: Cancels a count subscription.
+	CountUnsubscribe(ctx context.Context, p *CountUnsubscribeParams) (CountUnsubscribeResult, error)
 }
 
 // Stub is a Handler made of func fields, for tests. A method whose field is nil answers MethodNotAvailable.
 type Stub struct {
-	GetItemsFunc func(ctx context.Context, p *GetItemsParams) (GetItemsResult, error)
-	GetCountFunc func(ctx context.Context) (GetCountResult, error)
+	GetItemsFunc         func(ctx context.Context, p *GetItemsParams) (GetItemsResult, error)
+	GetCountFunc         func(ctx context.Context) (GetCountResult, error)
+	GetCountOldFunc      func(ctx context.Context) (GetCountOldResult, error)
+	CountSubscribeFunc   func(ctx context.Context) (CountSubscribeResult, error)
+	CountUnsubscribeFunc func(ctx context.Context, p *CountUnsubscribeParams) (CountUnsubscribeResult, error)
 }
 
 var _ Handler = (*Stub)(nil)
@@ -35,4 +52,25 @@ func (s *Stub) GetCount(ctx context.Context) (GetCountResult, error) {
 		return zero, NewMethodNotAvailableError("getCount")
 	}
 	return s.GetCountFunc(ctx)
+}
+func (s *Stub) GetCountOld(ctx context.Context) (GetCountOldResult, error) {
+	if s.GetCountOldFunc == nil {
+		var zero GetCountOldResult
+		return zero, NewMethodNotAvailableError("getCountOld")
+	}
+	return s.GetCountOldFunc(ctx)
+}
+func (s *Stub) CountSubscribe(ctx context.Context) (CountSubscribeResult, error) {
+	if s.CountSubscribeFunc == nil {
+		var zero CountSubscribeResult
+		return zero, NewMethodNotAvailableError("countSubscribe")
+	}
+	return s.CountSubscribeFunc(ctx)
+}
+func (s *Stub) CountUnsubscribe(ctx context.Context, p *CountUnsubscribeParams) (CountUnsubscribeResult, error) {
+	if s.CountUnsubscribeFunc == nil {
+		var zero CountUnsubscribeResult
+		return zero, NewMethodNotAvailableError("countUnsubscribe")
+	}
+	return s.CountUnsubscribeFunc(ctx, p)
 }

@@ -28,3 +28,22 @@ func (p *GetItemsParams) UnmarshalJSON(data []byte) error {
 func (p GetItemsParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.Keys, p.Config}, []bool{true, p.Config != nil})
 }
+
+// CountUnsubscribeParams are the positional params of countUnsubscribe.
+type CountUnsubscribeParams struct {
+	Subscription uint64
+}
+
+func (p *CountUnsubscribeParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "subscription", true, &p.Subscription); err != nil {
+		return err
+	}
+	return nil
+}
+func (p CountUnsubscribeParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Subscription}, []bool{true})
+}

@@ -21,6 +21,17 @@ type Config struct {
 	Limit      *uint64     `json:"limit,omitempty"`
 }
 
+type CountSubscribeNotification struct {
+	Count uint64  `json:"count"`
+	Note  *string `json:"note,omitempty"`
+}
+
+type CountSubscribeResult = uint64
+
+type CountUnsubscribeResult = bool
+
+type GetCountOldResult = uint64
+
 type GetCountResult = uint64
 
 // GetItemsConfig is a union: exactly one of Encoding, Config is set.

@@ -20,6 +20,11 @@ func (p *GetItemsParams) Validate() error {
 	}
 	return nil
 }
+
+// Validate checks the params of countUnsubscribe against the schema; a failure is a -32602 *Error.
+func (p *CountUnsubscribeParams) Validate() error {
+	return nil
+}
 func (x *GetItemsConfig) validate(path string) error {
 	if x.Encoding != nil {
 		switch *x.Encoding {

@@ -21,3 +21,23 @@ func (c *Client) GetCount(ctx context.Context) (rpcapi.GetCountResult, error) {
 	err := c.Call(ctx, "getCount", nil, &r)
 	return r, err
 }
+
+/*
+GetCountOld implements getCountOld: Returns a count, under its old name.
+
+Deprecated: use getCount.
+*/
+func (c *Client) GetCountOld(ctx context.Context) (rpcapi.GetCountOldResult, error) {
+	var r rpcapi.GetCountOldResult
+	err := c.Call(ctx, "getCountOld", nil, &r)
+	return r, err
+}
+
+/*
+CountSubscribe implements countSubscribe: Subscribes to the count.
+
+Unstable: this method may change in a patch release.
+*/
+func (c *WSClient) CountSubscribe(ctx context.Context) (*Subscription[rpcapi.CountSubscribeNotification], error) {
+	return subscribe[rpcapi.CountSubscribeNotification](ctx, c, "countSubscribe", "countUnsubscribe", nil)
+}
