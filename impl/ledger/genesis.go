@@ -55,6 +55,10 @@ type GenesisOptions struct {
 	SlotsPerEpoch  uint64 // default DefaultSlotsPerEpoch
 	Warmup         bool
 	Accounts       []GenesisAccount
+	// For reproducible chains (tests): the creation time (default now) and the identity and faucet keypairs
+	// (default new ones), used when the ledger directory has none.
+	CreationTime     int64
+	Identity, Faucet *core.Keypair
 }
 
 // Genesis defaults, as the reference test validator has them.
@@ -93,17 +97,17 @@ func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) 
 	}
 	g := &Genesis{Dir: dir}
 	var err error
-	if g.Identity, err = loadOrCreateKeypair(filepath.Join(dir, IdentityFile)); err != nil {
+	if g.Identity, err = loadOrCreateKeypair(filepath.Join(dir, IdentityFile), opts.Identity); err != nil {
 		return nil, err
 	}
-	if g.Faucet, err = loadOrCreateKeypair(filepath.Join(dir, FaucetFile)); err != nil {
+	if g.Faucet, err = loadOrCreateKeypair(filepath.Join(dir, FaucetFile), opts.Faucet); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, GenesisFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		g.Config = GenesisConfig{
-			CreationTime:   time.Now().Unix(),
+			CreationTime:   cmp.Or(opts.CreationTime, time.Now().Unix()),
 			Identity:       g.IdentityPubkey(),
 			Faucet:         g.Faucet.PublicKey().String(),
 			FaucetLamports: cmp.Or(opts.FaucetLamports, DefaultFaucetLamports),
@@ -128,13 +132,16 @@ func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) 
 	return g, nil
 }
 
-// loadOrCreateKeypair reads a keypair file in the reference tools' JSON format, creating it when absent.
-func loadOrCreateKeypair(path string) (core.Keypair, error) {
+// loadOrCreateKeypair reads a keypair file in the reference tools' JSON format, creating it when absent (from
+// given when set).
+func loadOrCreateKeypair(path string, given *core.Keypair) (core.Keypair, error) {
 	k, err := core.ReadKeypairFile(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return k, err
 	}
-	if k, err = core.NewKeypair(); err != nil {
+	if given != nil {
+		k = *given
+	} else if k, err = core.NewKeypair(); err != nil {
 		return k, err
 	}
 	return k, core.WriteKeypairFile(path, k)

@@ -37,7 +37,7 @@ type Config struct {
 	// StoreInMemory keeps the database in memory (tests).
 	StoreInMemory bool
 	Logger        *slog.Logger
-	// Now is the clock (tests); default time.Now.
+	// Now is the clock block times are read from (tests); default time.Now. Slots are paced by the real clock.
 	Now func() time.Time
 }
 
@@ -371,7 +371,7 @@ func (l *Ledger) replay(infos []*BlockInfo, tip uint64, restored bool) {
 	l.status.oldest = infos[0].Slot
 	l.confirmed, l.root = tip, root
 	tipBank := l.banks[tip]
-	l.nextTick = l.cfg.Now().Add(l.cfg.SlotDuration)
+	l.nextTick = time.Now().Add(l.cfg.SlotDuration)
 	l.working = l.newBank(tipBank, l.queue.snapshot())
 }
 

@@ -50,7 +50,7 @@ func (l *Ledger) run() {
 			// Slots are paced against the ideal schedule, not the time the last freeze took; a producer that
 			// fell far behind (a suspended machine) starts afresh instead of producing a burst of slots.
 			l.nextTick = l.nextTick.Add(l.cfg.SlotDuration)
-			if now := l.cfg.Now(); l.nextTick.Before(now) {
+			if now := time.Now(); l.nextTick.Before(now) {
 				l.nextTick = now.Add(l.cfg.SlotDuration)
 			}
 			timer.Reset(time.Until(l.nextTick))
