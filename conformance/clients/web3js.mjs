@@ -179,7 +179,7 @@ await runScenario('web3js', async () => {
     });
   });
 
-  await step('getBlock, getParsedBlock and a signatures-only getBlock contain the transfer', async () => {
+  await step('getBlock (full, accounts, none) and getParsedBlock contain the transfer', async () => {
     const block = await connection.getBlock(transfer.slot, { maxSupportedTransactionVersion: 0 });
     assert.ok(block, `block ${transfer.slot} is found`);
     assertBase58(block.blockhash, 'blockhash');
@@ -197,12 +197,26 @@ await runScenario('web3js', async () => {
     assert.equal(parsedEntry.transaction.message.instructions[0].parsed.type, 'transfer');
     assert.equal(parsed.blockhash, block.blockhash);
 
-    const sigs = await connection.getBlock(transfer.slot, {
+    // web3.js v1 reads the 'accounts' and 'none' details (not 'signatures').
+    const accounts = await connection.getBlock(transfer.slot, {
       maxSupportedTransactionVersion: 0,
-      transactionDetails: 'signatures',
+      transactionDetails: 'accounts',
       rewards: false,
     });
-    assert.ok(sigs.signatures.includes(transfer.signature), 'a signatures-only getBlock lists the transfer');
+    const accountsEntry = accounts.transactions.find((t) => t.transaction.signatures[0] === transfer.signature);
+    assert.ok(accountsEntry, 'an accounts-only getBlock lists the transfer');
+    assert.deepEqual(
+      accountsEntry.transaction.accountKeys.map((k) => [k.pubkey.toBase58(), k.signer, k.writable, k.source]),
+      [
+        [payer.publicKey.toBase58(), true, true, 'transaction'],
+        [recipient.publicKey.toBase58(), false, true, 'transaction'],
+        [SYSTEM_PROGRAM, false, false, 'transaction'],
+      ],
+    );
+    assert.equal(accountsEntry.meta.fee, FEE);
+    const none = await connection.getBlock(transfer.slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'none' });
+    assert.equal(none.blockhash, block.blockhash);
+    assert.equal(none.transactions, undefined);
   });
 
   await step('getSignaturesForAddress lists the transfer with its confirmationStatus', async () => {
