@@ -199,12 +199,12 @@ var Methods = map[string]*MethodInfo{
 		call:   callGetGenesisHash,
 	},
 	"getHealth": {
-		Errors: []string{"NodeBehind", "NodeUnhealthy"},
+		Errors: []string{"InvalidParams", "NodeBehind", "NodeUnhealthy"},
 		Name:   "getHealth",
 		call:   callGetHealth,
 	},
 	"getHighestSnapshotSlot": {
-		Errors: []string{"NoSnapshot"},
+		Errors: []string{"InvalidParams", "NoSnapshot"},
 		Name:   "getHighestSnapshotSlot",
 		Since:  "1.9",
 		call:   callGetHighestSnapshotSlot,
@@ -455,7 +455,7 @@ var Methods = map[string]*MethodInfo{
 		call:       callRequestAirdrop,
 	},
 	"rootSubscribe": {
-		Errors:       []string{"SubscriptionLimitReached"},
+		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
 		Name:         "rootSubscribe",
 		Notification: "rootNotification",
 		Transport:    TransportWS,
@@ -495,7 +495,7 @@ var Methods = map[string]*MethodInfo{
 		call:       callSimulateTransaction,
 	},
 	"slotSubscribe": {
-		Errors:       []string{"SubscriptionLimitReached"},
+		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
 		Name:         "slotSubscribe",
 		Notification: "slotNotification",
 		Transport:    TransportWS,
@@ -509,7 +509,7 @@ var Methods = map[string]*MethodInfo{
 		call:      callSlotUnsubscribe,
 	},
 	"slotsUpdatesSubscribe": {
-		Errors:       []string{"SubscriptionLimitReached"},
+		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
 		Name:         "slotsUpdatesSubscribe",
 		Notification: "slotsUpdatesNotification",
 		Transport:    TransportWS,
@@ -525,7 +525,7 @@ var Methods = map[string]*MethodInfo{
 		call:      callSlotsUpdatesUnsubscribe,
 	},
 	"voteSubscribe": {
-		Errors:       []string{"MethodNotFound", "SubscriptionLimitReached"},
+		Errors:       []string{"InvalidParams", "MethodNotFound", "SubscriptionLimitReached"},
 		Name:         "voteSubscribe",
 		Notification: "voteNotification",
 		Transport:    TransportWS,
