@@ -215,6 +215,7 @@ func (l *Ledger) createGenesis() error {
 	for _, a := range genesisAccounts(g, &l.baseEnv.Rent) {
 		b.PutAccount(store.Pubkey(a.Pubkey), 0, store.Account{Lamports: a.Lamports, Owner: a.Owner, Executable: a.Executable,
 			RentEpoch: a.RentEpoch, Data: a.Data})
+		indexTokenAccount(b, a.Pubkey, &runtime.Account{Lamports: a.Lamports, Owner: a.Owner, Data: a.Data})
 		capital += a.Lamports
 	}
 	info := &BlockInfo{

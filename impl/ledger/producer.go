@@ -322,6 +322,7 @@ func (l *Ledger) persist(b *Bank, info *BlockInfo, overlay map[core.Pubkey]runti
 	for k, a := range overlay {
 		batch.PutAccount(store.Pubkey(k), b.Slot, store.Account{Lamports: a.Lamports, Owner: a.Owner,
 			Executable: a.Executable, RentEpoch: a.RentEpoch, Data: a.Data})
+		indexTokenAccount(batch, k, &a)
 	}
 	for i, e := range entries {
 		sig := e.tx.Signature()

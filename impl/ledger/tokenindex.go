@@ -1,0 +1,106 @@
+package ledger
+
+import (
+	"encoding/binary"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/runtime"
+	"ledgerd/impl/store"
+)
+
+// Token accounts are indexed by owner, mint and delegate so that getTokenAccountsByOwner and friends cost what
+// they match. The layout is fixed by the token programs: mint, owner, amount, delegate (COption), state, ...;
+// Token-2022 accounts with extensions are longer and carry the account type after the base.
+const (
+	tokenAccountLen         = 165
+	tokenAccountTypeAccount = 2
+	tokenStateOffset        = 108
+	tokenDelegateTagOffset  = 72
+)
+
+// IndexKind re-exports the store's secondary index kinds for the token queries.
+type IndexKind = store.IndexKind
+
+const (
+	IndexTokenOwner    = store.IndexTokenOwner
+	IndexTokenMint     = store.IndexTokenMint
+	IndexTokenDelegate = store.IndexTokenDelegate
+)
+
+// tokenAccountKeys returns the owner, mint and (when set) delegate of an initialized token account of either
+// token program.
+func tokenAccountKeys(a *runtime.Account) (owner, mint core.Pubkey, delegate *core.Pubkey, ok bool) {
+	if a.Lamports == 0 || (a.Owner != core.TokenProgramID && a.Owner != core.Token2022ProgramID) {
+		return owner, mint, nil, false
+	}
+	d := a.Data
+	if len(d) < tokenAccountLen || (len(d) > tokenAccountLen && d[tokenAccountLen] != tokenAccountTypeAccount) ||
+		d[tokenStateOffset] == 0 {
+		return owner, mint, nil, false
+	}
+	copy(mint[:], d[0:32])
+	copy(owner[:], d[32:64])
+	if binary.LittleEndian.Uint32(d[tokenDelegateTagOffset:]) == 1 {
+		var del core.Pubkey
+		copy(del[:], d[tokenDelegateTagOffset+4:])
+		delegate = &del
+	}
+	return owner, mint, delegate, true
+}
+
+// indexTokenAccount files a written account under its token keys.
+func indexTokenAccount(b *store.Batch, k core.Pubkey, a *runtime.Account) {
+	owner, mint, delegate, ok := tokenAccountKeys(a)
+	if !ok {
+		return
+	}
+	b.AddIndex(store.IndexTokenOwner, store.Pubkey(owner), store.Pubkey(k))
+	b.AddIndex(store.IndexTokenMint, store.Pubkey(mint), store.Pubkey(k))
+	if delegate != nil {
+		b.AddIndex(store.IndexTokenDelegate, store.Pubkey(*delegate), store.Pubkey(k))
+	}
+}
+
+// TokenAccounts calls fn with every token account of this bank filed under (kind, key) — owner, mint or
+// delegate — that still matches it, until fn returns false. Candidates come from the index and the bank's own
+// writes, and each is re-read and re-checked here, so results are exact at the bank.
+func (b *Bank) TokenAccounts(kind IndexKind, key core.Pubkey, fn func(core.Pubkey, runtime.Account) bool) error {
+	matches := func(a *runtime.Account) bool {
+		owner, mint, delegate, ok := tokenAccountKeys(a)
+		switch {
+		case !ok:
+			return false
+		case kind == IndexTokenOwner:
+			return owner == key
+		case kind == IndexTokenMint:
+			return mint == key
+		default:
+			return delegate != nil && *delegate == key
+		}
+	}
+	// The bank's own writes first (collected, so fn runs without the bank's lock held), then the stored index.
+	seen := map[core.Pubkey]bool{}
+	var written []runtime.AccountWrite
+	b.overlayAccounts(func(k core.Pubkey, a runtime.Account) {
+		seen[k] = true
+		if matches(&a) {
+			written = append(written, runtime.AccountWrite{Pubkey: k, Account: a})
+		}
+	})
+	for _, w := range written {
+		if !fn(w.Pubkey, w.Account) {
+			return nil
+		}
+	}
+	return b.st.IndexScan(kind, store.Pubkey(key), func(pk store.Pubkey) bool {
+		k := core.Pubkey(pk)
+		if seen[k] {
+			return true
+		}
+		a, ok := b.GetAccount(k)
+		if !ok || !matches(&a) {
+			return true
+		}
+		return fn(k, a)
+	})
+}

@@ -1,0 +1,83 @@
+package ledger
+
+import (
+	"encoding/binary"
+	"slices"
+	"testing"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/runtime"
+)
+
+// tokenAccountData lays out an initialized token account.
+func tokenAccountData(mint, owner core.Pubkey, delegate *core.Pubkey) []byte {
+	d := make([]byte, tokenAccountLen)
+	copy(d, mint[:])
+	copy(d[32:], owner[:])
+	binary.LittleEndian.PutUint64(d[64:], 100)
+	if delegate != nil {
+		binary.LittleEndian.PutUint32(d[tokenDelegateTagOffset:], 1)
+		copy(d[tokenDelegateTagOffset+4:], delegate[:])
+	}
+	d[tokenStateOffset] = 1
+	return d
+}
+
+func TestTokenIndexes(t *testing.T) {
+	owner, mint, delegate := core.Pubkey{1}, core.Pubkey{2}, core.Pubkey{3}
+	a1, a2, a3 := core.Pubkey{11}, core.Pubkey{12}, core.Pubkey{13}
+	genesis := []GenesisAccount{
+		{Pubkey: a1, Lamports: 2039280, Owner: core.TokenProgramID, Data: tokenAccountData(mint, owner, nil)},
+		{Pubkey: a2, Lamports: 2039280, Owner: core.Token2022ProgramID, Data: tokenAccountData(mint, owner, &delegate)},
+		// Not a token account: wrong program.
+		{Pubkey: core.Pubkey{14}, Lamports: 2039280, Owner: core.SystemProgramID, Data: tokenAccountData(mint, owner, nil)},
+	}
+	l, err := Open(Config{Dir: t.TempDir(), Genesis: GenesisOptions{Accounts: genesis}, SlotDuration: 200e6, FinalityDepth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	list := func(b *Bank, kind IndexKind, key core.Pubkey) []core.Pubkey {
+		var out []core.Pubkey
+		if err := b.TokenAccounts(kind, key, func(k core.Pubkey, _ runtime.Account) bool { out = append(out, k); return true }); err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(out, func(a, b core.Pubkey) int { return a.Compare(b) })
+		return out
+	}
+	fin := l.Bank(Finalized)
+	if got := list(fin, IndexTokenOwner, owner); !slices.Equal(got, []core.Pubkey{a1, a2}) {
+		t.Fatalf("by owner: %v", got)
+	}
+	if got := list(fin, IndexTokenMint, mint); !slices.Equal(got, []core.Pubkey{a1, a2}) {
+		t.Fatalf("by mint: %v", got)
+	}
+	if got := list(fin, IndexTokenDelegate, delegate); !slices.Equal(got, []core.Pubkey{a2}) {
+		t.Fatalf("by delegate: %v", got)
+	}
+
+	// A write in the working bank shows at processed at once, and at finalized only once stored and rooted;
+	// an account that changes owner leaves the old owner's list.
+	// Written right after a slot opens, so the producer cannot be freezing the bank meanwhile.
+	start := l.Bank(Processed)
+	waitFor(t, "a new slot", func() bool { return l.Bank(Processed) != start })
+	work := l.Bank(Processed)
+	other := core.Pubkey{4}
+	work.apply([]runtime.AccountWrite{
+		{Pubkey: a3, Account: runtime.Account{Lamports: 2039280, Owner: core.TokenProgramID, Data: tokenAccountData(mint, owner, nil)}},
+		{Pubkey: a1, Account: runtime.Account{Lamports: 2039280, Owner: core.TokenProgramID, Data: tokenAccountData(mint, other, nil)}},
+	})
+	if got := list(work, IndexTokenOwner, owner); !slices.Equal(got, []core.Pubkey{a2, a3}) {
+		t.Fatalf("processed by owner: %v", got)
+	}
+	if got := list(l.Bank(Finalized), IndexTokenOwner, owner); !slices.Equal(got, []core.Pubkey{a1, a2}) {
+		t.Fatalf("finalized by owner before rooting: %v", got)
+	}
+	waitFor(t, "rooted", func() bool { _, _, f := l.Slots(); return f >= work.Slot })
+	if got := list(l.Bank(Finalized), IndexTokenOwner, owner); !slices.Equal(got, []core.Pubkey{a2, a3}) {
+		t.Fatalf("finalized by owner after rooting: %v", got)
+	}
+	if got := list(l.Bank(Finalized), IndexTokenOwner, other); !slices.Equal(got, []core.Pubkey{a1}) {
+		t.Fatalf("new owner: %v", got)
+	}
+}
