@@ -113,14 +113,15 @@ func (l *Ledger) execute(s *submission) {
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, s.tx.Message.RecentBlockhash, b) },
 	}
 	var res *runtime.Result
+	src := &recordingSource{bank: b}
 	if len(s.tx.Message.AddressTableLookups) > 0 {
 		// Address lookup tables arrive with their program (a later issue); until then no table can be found.
 		res = &runtime.Result{Err: runtime.NewTransactionError(runtime.TxAddressLookupTableNotFound)}
 	} else {
-		res = runtime.Execute(b.Env, b, s.tx, opts)
+		res = runtime.Execute(b.Env, src, s.tx, opts)
 	}
 	if res.Processed {
-		l.record(b, s.tx, res)
+		l.record(b, s.tx, res, src.pre)
 		l.emit(Event{Kind: TxProcessed, Slot: b.Slot, Bank: b, Tx: s.tx, Result: res})
 	}
 	s.result <- &Executed{Slot: b.Slot, Result: res}
@@ -147,7 +148,7 @@ func (l *Ledger) alreadyProcessed(sig core.Signature, recent core.Hash, b *Bank)
 }
 
 // record stores a processed transaction's writes and metadata in the working bank.
-func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result) {
+func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result, preTokens map[core.Pubkey]runtime.Account) {
 	meta := &TxMeta{
 		Err: res.Err, Fee: res.Fee, PreBalances: res.PreBalances, PostBalances: res.PostBalances, Logs: res.Logs,
 		InnerInstructions: res.InnerInstructions, ReturnData: res.ReturnData,
@@ -159,11 +160,12 @@ func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result) {
 	if meta.InnerInstructions == nil {
 		meta.InnerInstructions = []runtime.InnerInstructions{}
 	}
-	b.apply(res.Writes)
 	keys := res.AccountKeys
 	if keys == nil {
 		keys = tx.Message.AccountKeys
 	}
+	meta.PreTokenBalances, meta.PostTokenBalances = tokenBalances(b, keys, preTokens, res.Writes)
+	b.apply(res.Writes)
 	price := res.Budget.ComputeUnitPrice
 	b.mu.Lock()
 	b.entries = append(b.entries, &txEntry{tx: tx, meta: meta, keys: keys})

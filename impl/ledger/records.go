@@ -121,7 +121,8 @@ type TxMeta struct {
 	ComputeUnitsConsumed uint64                      `json:"computeUnitsConsumed"`
 	LoadedAddresses      *core.LoadedAddresses       `json:"loadedAddresses,omitempty"`
 	CostUnits            uint64                      `json:"costUnits,omitempty"`
-	Extra                map[string]json.RawMessage  `json:"extra,omitempty"` // later issues: token balances
+	PreTokenBalances     []TokenBalance              `json:"preTokenBalances,omitempty"`
+	PostTokenBalances    []TokenBalance              `json:"postTokenBalances,omitempty"`
 }
 
 // TxRecord is a stored transaction with where it landed.

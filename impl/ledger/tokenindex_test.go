@@ -81,3 +81,39 @@ func TestTokenIndexes(t *testing.T) {
 		t.Fatalf("new owner: %v", got)
 	}
 }
+
+// A transaction that touches a token account records its token balance before and after, with the mint's
+// decimals.
+func TestTokenBalancesRecorded(t *testing.T) {
+	owner, mint, acct := core.Pubkey{1}, core.Pubkey{2}, core.Pubkey{11}
+	mintData := make([]byte, mintLen)
+	mintData[mintDecimalsOffset] = 6
+	mintData[45] = 1
+	genesis := []GenesisAccount{
+		{Pubkey: mint, Lamports: 1461600, Owner: core.TokenProgramID, Data: mintData},
+		{Pubkey: acct, Lamports: 2039280, Owner: core.TokenProgramID, Data: tokenAccountData(mint, owner, nil)},
+	}
+	l, err := Open(Config{Dir: t.TempDir(), Genesis: GenesisOptions{Accounts: genesis}, SlotDuration: 5e6, FinalityDepth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	alice := newKey(t)
+	if _, err := l.Airdrop(t.Context(), alice.PublicKey(), LamportsPerSOL); err != nil {
+		t.Fatal(err)
+	}
+	tx := core.NewTransferTx(alice, acct, 1000, l.Bank(Processed).LastBlockhash())
+	if ex, err := l.Execute(t.Context(), tx); err != nil || ex.Result.Err != nil {
+		t.Fatal(err, ex.Result.Err)
+	}
+	waitFor(t, "confirmed", func() bool {
+		_, found, _ := l.Transaction(tx.Signature(), Confirmed)
+		return found
+	})
+	rec, _, _ := l.Transaction(tx.Signature(), Confirmed)
+	want := TokenBalance{AccountIndex: 1, Mint: mint, Owner: owner, ProgramID: core.TokenProgramID, Amount: 100, Decimals: 6}
+	if len(rec.Meta.PreTokenBalances) != 1 || rec.Meta.PreTokenBalances[0] != want ||
+		len(rec.Meta.PostTokenBalances) != 1 || rec.Meta.PostTokenBalances[0] != want {
+		t.Fatalf("token balances: %+v / %+v", rec.Meta.PreTokenBalances, rec.Meta.PostTokenBalances)
+	}
+}

@@ -1,0 +1,100 @@
+package ledger
+
+import (
+	"encoding/binary"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/runtime"
+)
+
+// TokenBalance is the token amount of one token account of a transaction, before or after it, as
+// preTokenBalances and postTokenBalances report it.
+type TokenBalance struct {
+	AccountIndex uint8       `json:"accountIndex"`
+	Mint         core.Pubkey `json:"mint"`
+	Owner        core.Pubkey `json:"owner"`
+	ProgramID    core.Pubkey `json:"programId"`
+	Amount       uint64      `json:"amount,string"`
+	Decimals     uint8       `json:"decimals"`
+}
+
+// mintDecimalsOffset is where a mint keeps its decimals (after the COption authority and the supply).
+const (
+	mintDecimalsOffset = 44
+	mintLen            = 82
+)
+
+// recordingSource is the bank as a transaction's account source, remembering the token accounts the runtime
+// loaded: their state before the transaction, without reading any account twice.
+type recordingSource struct {
+	bank *Bank
+	pre  map[core.Pubkey]runtime.Account
+}
+
+func (r *recordingSource) GetAccount(k core.Pubkey) (runtime.Account, bool) {
+	a, ok := r.bank.GetAccount(k)
+	if ok && (a.Owner == core.TokenProgramID || a.Owner == core.Token2022ProgramID) {
+		if r.pre == nil {
+			r.pre = make(map[core.Pubkey]runtime.Account)
+		}
+		r.pre[k] = a
+	}
+	return a, ok
+}
+
+// tokenBalances lists the token balances of the transaction's accounts before and after it ran. Accounts are
+// taken in the order of keys; decimals come from the mint as the bank holds it afterwards.
+func tokenBalances(b *Bank, keys []core.Pubkey, pre map[core.Pubkey]runtime.Account, writes []runtime.AccountWrite) (before, after []TokenBalance) {
+	if len(pre) == 0 && len(writes) == 0 {
+		return nil, nil
+	}
+	post := make(map[core.Pubkey]runtime.Account, len(writes))
+	for _, w := range writes {
+		post[w.Pubkey] = w.Account
+	}
+	decimals := map[core.Pubkey]int{}
+	mintDecimals := func(mint core.Pubkey) (uint8, bool) {
+		if d, ok := decimals[mint]; ok {
+			return uint8(d), d >= 0
+		}
+		a, ok := post[mint]
+		if !ok {
+			a, ok = b.GetAccount(mint)
+		}
+		if !ok || len(a.Data) < mintLen || (a.Owner != core.TokenProgramID && a.Owner != core.Token2022ProgramID) {
+			decimals[mint] = -1
+			return 0, false
+		}
+		decimals[mint] = int(a.Data[mintDecimalsOffset])
+		return a.Data[mintDecimalsOffset], true
+	}
+	balance := func(i int, a runtime.Account) (TokenBalance, bool) {
+		owner, mint, _, ok := tokenAccountKeys(&a)
+		if !ok {
+			return TokenBalance{}, false
+		}
+		dec, ok := mintDecimals(mint)
+		if !ok {
+			return TokenBalance{}, false
+		}
+		return TokenBalance{AccountIndex: uint8(i), Mint: mint, Owner: owner, ProgramID: a.Owner,
+			Amount: binary.LittleEndian.Uint64(a.Data[64:72]), Decimals: dec}, true
+	}
+	for i, k := range keys {
+		if a, ok := pre[k]; ok {
+			if tb, ok := balance(i, a); ok {
+				before = append(before, tb)
+			}
+		}
+		a, ok := post[k]
+		if !ok {
+			a, ok = pre[k]
+		}
+		if ok {
+			if tb, ok := balance(i, a); ok {
+				after = append(after, tb)
+			}
+		}
+	}
+	return before, after
+}
