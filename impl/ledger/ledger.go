@@ -3,6 +3,7 @@ package ledger
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,8 +13,10 @@ import (
 
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
+	"ledgerd/impl/programs/alt"
 	"ledgerd/impl/programs/memo"
 	"ledgerd/impl/programs/system"
+	"ledgerd/impl/programs/token"
 	"ledgerd/impl/runtime"
 	"ledgerd/impl/store"
 )
@@ -90,6 +93,8 @@ func DefaultPrograms() *runtime.Registry {
 	r := runtime.NewRegistry()
 	system.Register(r)
 	memo.Register(r)
+	alt.Register(r)
+	token.Register(r)
 	return r
 }
 
@@ -260,7 +265,6 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 		{core.StakeProgramID, "stake_program"},
 		{core.ConfigProgramID, "config_program"},
 		{core.ComputeBudgetProgramID, "compute_budget_program"},
-		{core.AddressLookupTableProgramID, "address_lookup_table_program"},
 		{core.BPFLoaderDeprecatedProgramID, "solana_bpf_loader_deprecated_program"},
 		{core.BPFLoaderProgramID, "solana_bpf_loader_program"},
 		{core.BPFLoaderUpgradeableProgramID, "solana_bpf_loader_upgradeable_program"},
@@ -271,17 +275,39 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 		add(GenesisAccount{Pubkey: p.id, Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true,
 			RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(p.name)})
 	}
-	// Programs deployed on chain in the reference and run natively here: executable accounts of their loader.
-	// Their data is a marker, not an ELF: ledgerd does not run sBPF.
+	// Programs deployed on chain in the reference and run natively here: executable accounts of the loader that
+	// owns them on mainnet. Their data is a marker, not an ELF: ledgerd does not run sBPF.
 	for _, p := range []struct {
 		id, loader core.Pubkey
 		name       string
 	}{
 		{core.MemoV1ProgramID, core.BPFLoaderDeprecatedProgramID, "spl_memo-1.0.0 (native)"},
 		{core.MemoProgramID, core.BPFLoaderProgramID, "spl_memo-3.0.0 (native)"},
+		{core.TokenProgramID, core.BPFLoaderProgramID, "spl_token-3.5.0 (native)"},
 	} {
 		add(GenesisAccount{Pubkey: p.id, Lamports: rent.MinimumBalance(uint64(len(p.name))), Owner: p.loader,
 			Executable: true, RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(p.name)})
+	}
+	// Upgradeable programs: the program account points at its program-data account, as the upgradeable loader
+	// lays them out (the program data holds only its header here).
+	for _, p := range []struct {
+		id   core.Pubkey
+		name string
+	}{
+		{core.Token2022ProgramID, "spl_token_2022 (native)"},
+		{core.AddressLookupTableProgramID, "address_lookup_table (native)"},
+	} {
+		for _, a := range upgradeableProgram(p.id, rent) {
+			add(a)
+		}
+	}
+	// The wrapped-SOL mints of both token programs.
+	for _, m := range []struct{ id, program core.Pubkey }{
+		{core.NativeMintID, core.TokenProgramID}, {core.NativeMint2022ID, core.Token2022ProgramID},
+	} {
+		data := token.NativeMintData()
+		add(GenesisAccount{Pubkey: m.id, Lamports: rent.MinimumBalance(uint64(len(data))), Owner: m.program,
+			RentEpoch: runtime.RentExemptRentEpoch, Data: data})
 	}
 	for _, a := range g.Config.Accounts {
 		add(a)
@@ -291,6 +317,32 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 		out[i] = byKey[k]
 	}
 	return out
+}
+
+// Upgradeable loader state tags.
+const (
+	upgradeableProgramTag     = 2
+	upgradeableProgramDataTag = 3
+)
+
+// upgradeableProgram returns the program account and program-data account of a program of the upgradeable
+// loader, deployed at slot 0 without an upgrade authority.
+func upgradeableProgram(id core.Pubkey, rent *sysvar.Rent) []GenesisAccount {
+	dataAddr, _, err := core.FindProgramAddress([][]byte{id[:]}, core.BPFLoaderUpgradeableProgramID)
+	if err != nil {
+		panic("ledger: program data address of " + id.String() + ": " + err.Error())
+	}
+	program := binary.LittleEndian.AppendUint32(nil, upgradeableProgramTag)
+	program = append(program, dataAddr[:]...)
+	programData := binary.LittleEndian.AppendUint32(nil, upgradeableProgramDataTag)
+	programData = binary.LittleEndian.AppendUint64(programData, 0) // deployment slot
+	programData = append(programData, 0)                           // no upgrade authority
+	return []GenesisAccount{
+		{Pubkey: id, Lamports: rent.MinimumBalance(uint64(len(program))), Owner: core.BPFLoaderUpgradeableProgramID,
+			Executable: true, RentEpoch: runtime.RentExemptRentEpoch, Data: program},
+		{Pubkey: dataAddr, Lamports: rent.MinimumBalance(uint64(len(programData))), Owner: core.BPFLoaderUpgradeableProgramID,
+			RentEpoch: runtime.RentExemptRentEpoch, Data: programData},
+	}
 }
 
 // restore rebuilds the in-memory state of a chain whose newest persisted slot is tip: the blockhash queue,

@@ -114,14 +114,15 @@ func (l *Ledger) execute(s *submission) {
 	}
 	var res *runtime.Result
 	src := &recordingSource{bank: b}
-	if len(s.tx.Message.AddressTableLookups) > 0 {
-		// Address lookup tables arrive with their program (a later issue); until then no table can be found.
-		res = &runtime.Result{Err: runtime.NewTransactionError(runtime.TxAddressLookupTableNotFound)}
+	loaded, terr := b.LoadAddresses(&s.tx.Message)
+	if terr != nil {
+		res = &runtime.Result{Err: terr} // not processed: no fee, as in the reference
 	} else {
+		opts.LoadedAddresses = loaded
 		res = runtime.Execute(b.Env, src, s.tx, opts)
 	}
 	if res.Processed {
-		l.record(b, s.tx, res, src.pre)
+		l.record(b, s.tx, res, src.pre, loaded)
 		l.emit(Event{Kind: TxProcessed, Slot: b.Slot, Bank: b, Tx: s.tx, Result: res})
 	}
 	s.result <- &Executed{Slot: b.Slot, Result: res}
@@ -148,11 +149,12 @@ func (l *Ledger) alreadyProcessed(sig core.Signature, recent core.Hash, b *Bank)
 }
 
 // record stores a processed transaction's writes and metadata in the working bank.
-func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result, preTokens map[core.Pubkey]runtime.Account) {
+func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result, preTokens map[core.Pubkey]runtime.Account,
+	loaded *core.LoadedAddresses) {
 	meta := &TxMeta{
 		Err: res.Err, Fee: res.Fee, PreBalances: res.PreBalances, PostBalances: res.PostBalances, Logs: res.Logs,
 		InnerInstructions: res.InnerInstructions, ReturnData: res.ReturnData,
-		ComputeUnitsConsumed: res.ComputeUnitsConsumed,
+		ComputeUnitsConsumed: res.ComputeUnitsConsumed, LoadedAddresses: loaded,
 	}
 	if meta.Logs == nil {
 		meta.Logs = []string{}

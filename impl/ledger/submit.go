@@ -17,6 +17,8 @@ type Simulation struct {
 	ReplacementBlockhash *core.Hash
 	// LastValidBlockHeight goes with ReplacementBlockhash.
 	LastValidBlockHeight uint64
+	// Loaded are the addresses the message's lookup tables resolved to (nil without lookups).
+	Loaded *core.LoadedAddresses
 }
 
 // Simulate runs tx against bank as the producer would, without recording anything. With replaceBlockhash
@@ -32,12 +34,15 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 		sim.ReplacementBlockhash = &h
 		sim.LastValidBlockHeight, _ = bank.LastValidBlockHeight(h)
 	}
-	if len(tx.Message.AddressTableLookups) > 0 {
-		sim.Result = &runtime.Result{Err: runtime.NewTransactionError(runtime.TxAddressLookupTableNotFound)}
+	loaded, terr := bank.LoadAddresses(&tx.Message)
+	if terr != nil {
+		sim.Result = &runtime.Result{Err: terr}
 		return sim
 	}
+	sim.Loaded = loaded
 	sig := tx.Signature()
 	sim.Result = runtime.Execute(bank.Env, bank, tx, runtime.Options{
+		LoadedAddresses:  loaded,
 		CheckBlockhash:   bank.BlockhashValid,
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, tx.Message.RecentBlockhash, bank) },
 	})

@@ -2,13 +2,12 @@ package rpc
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
-	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/programs/alt"
 	"ledgerd/impl/programs/system/nonce"
 	"ledgerd/impl/runtime"
 )
@@ -164,9 +163,9 @@ func (s *Server) GetFeeForMessage(ctx context.Context, p *rpcapi.GetFeeForMessag
 	if err := m.Sanitize(); err != nil {
 		return r, rpcapi.NewInvalidParamsError("invalid transaction message: " + err.Error())
 	}
-	loaded, err := loadLookupAddresses(bank, m)
-	if err != nil {
-		return r, rpcapi.NewInvalidParamsError("invalid transaction message: " + err.Error())
+	loaded, terr := bank.LoadAddresses(m)
+	if terr != nil {
+		return r, rpcapi.NewInvalidParamsError("invalid transaction message: " + alt.AddressLoaderErrorText(terr))
 	}
 	r.Context = rpcContext(bank.Slot)
 	lamportsPerSignature, ok := bank.LamportsPerSignatureFor(m.RecentBlockhash)
@@ -216,78 +215,6 @@ func durableNonceRate(bank *ledger.Bank, m *core.Message, loaded *core.LoadedAdd
 		}
 	}
 	return 0, false
-}
-
-// addressLoaderError is the reference's AddressLoaderError, whose Display text getFeeForMessage reports.
-type addressLoaderError string
-
-func (e addressLoaderError) Error() string { return string(e) }
-
-const (
-	errLookupTableNotFound addressLoaderError = "Attempted to lookup addresses from an account that does not exist"
-	errLookupTableOwner    addressLoaderError = "Attempted to lookup addresses from an account owned by the wrong program"
-	errLookupTableData     addressLoaderError = "Attempted to lookup addresses from an invalid account"
-	errLookupTableIndex    addressLoaderError = "Address lookup contains an invalid index"
-)
-
-// Address lookup table account layout: a u32 state tag (1 = LookupTable), the table's meta (deactivation slot
-// first), padded to 56 bytes, then the addresses.
-const (
-	lookupTableMetaSize     = 56
-	lookupTableStateTag     = 1
-	lookupTableDeactivation = 4 // offset of the deactivation slot
-)
-
-// loadLookupAddresses resolves a v0 message's address table lookups in bank, as the reference's bank does when
-// it sanitizes a message. The table's activation is simplified: a deactivated table still serves while its
-// deactivation slot is within the slot hashes window (512 slots).
-func loadLookupAddresses(bank *ledger.Bank, m *core.Message) (*core.LoadedAddresses, error) {
-	if m.Version != core.Version0 || len(m.AddressTableLookups) == 0 {
-		return nil, nil
-	}
-	loaded := &core.LoadedAddresses{}
-	for i := range m.AddressTableLookups {
-		l := &m.AddressTableLookups[i]
-		acct, ok := bank.GetAccount(l.AccountKey)
-		if !ok {
-			return nil, errLookupTableNotFound
-		}
-		if acct.Owner != core.AddressLookupTableProgramID {
-			return nil, errLookupTableOwner
-		}
-		d := acct.Data
-		if len(d) < lookupTableMetaSize || (len(d)-lookupTableMetaSize)%core.PubkeyLen != 0 ||
-			binary.LittleEndian.Uint32(d) != lookupTableStateTag {
-			return nil, errLookupTableData
-		}
-		deactivation := binary.LittleEndian.Uint64(d[lookupTableDeactivation:])
-		if deactivation != ^uint64(0) && bank.Slot > deactivation && bank.Slot-deactivation > sysvar.SlotHashesMaxEntries {
-			return nil, errLookupTableNotFound
-		}
-		addresses := (len(d) - lookupTableMetaSize) / core.PubkeyLen
-		at := func(idx uint8) (core.Pubkey, error) {
-			if int(idx) >= addresses {
-				return core.Pubkey{}, errLookupTableIndex
-			}
-			off := lookupTableMetaSize + int(idx)*core.PubkeyLen
-			return core.Pubkey(d[off : off+core.PubkeyLen]), nil
-		}
-		for _, idx := range l.WritableIndexes {
-			k, err := at(idx)
-			if err != nil {
-				return nil, err
-			}
-			loaded.Writable = append(loaded.Writable, k)
-		}
-		for _, idx := range l.ReadonlyIndexes {
-			k, err := at(idx)
-			if err != nil {
-				return nil, err
-			}
-			loaded.Readonly = append(loaded.Readonly, k)
-		}
-	}
-	return loaded, nil
 }
 
 func (s *Server) GetRecentPrioritizationFees(ctx context.Context, p *rpcapi.GetRecentPrioritizationFeesParams) (r rpcapi.GetRecentPrioritizationFeesResult, err error) {

@@ -272,13 +272,15 @@ func TestBlockhashExpiry(t *testing.T) {
 		if err != nil || v.Value != wantValid {
 			t.Errorf("isBlockhashValid at %d = %+v, %v; want %v", v.Context.Slot, v.Value, err, wantValid)
 		}
+		// The fee queries read the whole blockhash queue (300 hashes), as the reference does: a hash too old to
+		// send with still has its fee rate.
 		fee, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: msg, Config: processed})
-		if err != nil || (fee.Value != nil) != wantValid || wantValid && *fee.Value != 5000 {
-			t.Errorf("getFeeForMessage at %d = %v, %v; want valid %v", fee.Context.Slot, fee.Value, err, wantValid)
+		if err != nil || fee.Value == nil || *fee.Value != 5000 {
+			t.Errorf("getFeeForMessage at %d = %v, %v", fee.Context.Slot, fee.Value, err)
 		}
 		fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: r.Value.Blockhash, Config: processed})
-		if err != nil || (fc.Value != nil) != wantValid {
-			t.Errorf("getFeeCalculatorForBlockhash at %d = %+v, %v; want valid %v", fc.Context.Slot, fc.Value, err, wantValid)
+		if err != nil || fc.Value == nil {
+			t.Errorf("getFeeCalculatorForBlockhash at %d = %+v, %v", fc.Context.Slot, fc.Value, err)
 		}
 	}
 	check(true)
@@ -398,7 +400,7 @@ func TestGetFeeForMessage(t *testing.T) {
 		{"too large", strings.Repeat("A", 1648), "base64 encoded solana_message::versions::VersionedMessage too large: 1648 bytes (max: encoded/raw 1644/1232)"},
 		{"unsanitary", base64.StdEncoding.EncodeToString(outOfBounds.Serialize()), "invalid transaction message: index out of bounds"},
 		{"missing table", base64.StdEncoding.EncodeToString(v0.Serialize()),
-			"invalid transaction message: Attempted to lookup addresses from an account that does not exist"},
+			"invalid transaction message: Attempted to lookup addresses from a table that does not exist"},
 		{"table not owned by the program", base64.StdEncoding.EncodeToString(v0WrongOwner.Serialize()),
 			"invalid transaction message: Attempted to lookup addresses from an account owned by the wrong program"},
 	} {

@@ -34,15 +34,13 @@ func decodeWireTx(data string, enc *string) (*core.Transaction, error) {
 }
 
 // sanitizeWireTx applies what the reference's sanitize_transaction checks before a transaction may be simulated
-// or sent: the structural checks, then address-table loading. Lookup tables do not exist on this ledger yet, so
-// any lookup fails the way a missing table does in the reference.
-func sanitizeWireTx(tx *core.Transaction) error {
+// or sent: the structural checks, then the loading of its address lookup tables in bank.
+func sanitizeWireTx(tx *core.Transaction, bank *ledger.Bank) error {
 	if err := tx.Sanitize(); err != nil {
 		return rpcapi.NewInvalidParamsError("invalid transaction: " + err.Error())
 	}
-	if len(tx.Message.AddressTableLookups) > 0 {
-		return rpcapi.NewInvalidParamsError("invalid transaction: " +
-			runtime.NewTransactionError(runtime.TxAddressLookupTableNotFound).Error())
+	if _, terr := bank.LoadAddresses(&tx.Message); terr != nil {
+		return rpcapi.NewInvalidParamsError("invalid transaction: " + terr.Error())
 	}
 	return nil
 }
@@ -81,6 +79,8 @@ func txParseMeta(m *ledger.TxMeta) *parse.Meta {
 		LogsNotRecorded:              !ran,
 		InnerInstructions:            m.InnerInstructions,
 		InnerInstructionsNotRecorded: !ran,
+		PreTokenBalances:             uiTokenBalances(m.PreTokenBalances),
+		PostTokenBalances:            uiTokenBalances(m.PostTokenBalances),
 		ReturnData:                   m.ReturnData,
 		ComputeUnitsConsumed:         m.ComputeUnitsConsumed,
 	}
@@ -143,7 +143,7 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 	if err != nil {
 		return "", err
 	}
-	if err := sanitizeWireTx(tx); err != nil {
+	if err := sanitizeWireTx(tx, bank); err != nil {
 		return "", err
 	}
 	// A leader drops a transaction whose signatures do not verify; with skipPreflight the reference still
@@ -188,7 +188,7 @@ func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTran
 	if replace && sigVerify {
 		return out, rpcapi.NewInvalidParamsError("sigVerify may not be used with replaceRecentBlockhash")
 	}
-	if err := sanitizeWireTx(tx); err != nil {
+	if err := sanitizeWireTx(tx, bank); err != nil {
 		return out, err
 	}
 	if sigVerify && !tx.VerifySignatures() {

@@ -436,3 +436,29 @@ func asInstructionError(err error) error {
 	}
 	return ErrProgramFailedToComplete
 }
+
+// ProcessedSiblingInstruction returns the index-th most recent instruction (0: the latest) that completed at
+// the current instruction's stack height under the same parent, as sol_get_processed_sibling_instruction does:
+// how the token programs check for a memo before a transfer.
+func (c *InvokeContext) ProcessedSiblingInstruction(index int) (core.Instruction, bool) {
+	tx, nesting, seen := c.tx, c.stackHeight-1, 0
+	for i := len(tx.trace) - 1; i >= 0; i-- {
+		e := &tx.trace[i]
+		if e.nesting < nesting {
+			break
+		}
+		if e.nesting != nesting {
+			continue
+		}
+		// The first entry at this height is the executing instruction itself.
+		if seen == index+1 {
+			metas := make([]core.AccountMeta, len(e.accounts))
+			for j, a := range e.accounts {
+				metas[j] = core.AccountMeta{Pubkey: tx.accounts[a.index].key, IsSigner: a.signer, IsWritable: a.writable}
+			}
+			return core.Instruction{ProgramID: tx.accounts[e.program].key, Accounts: metas, Data: append([]byte(nil), e.data...)}, true
+		}
+		seen++
+	}
+	return core.Instruction{}, false
+}

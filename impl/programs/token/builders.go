@@ -1,0 +1,399 @@
+package token
+
+import (
+	"encoding/binary"
+
+	"ledgerd/impl/core"
+)
+
+// Instruction builders for tests and clients. programID selects SPL Token or Token-2022.
+// Where an authority may be a multisig, signers lists the multisig's signing members: the
+// authority then does not sign itself.
+
+func ix(programID core.Pubkey, data []byte, metas ...core.AccountMeta) core.Instruction {
+	return core.Instruction{ProgramID: programID, Accounts: metas, Data: data}
+}
+
+// authorityMetas is the authority (signing unless signers are given) and the signers.
+func authorityMetas(authority core.Pubkey, signers []core.Pubkey) []core.AccountMeta {
+	metas := []core.AccountMeta{{Pubkey: authority, IsSigner: len(signers) == 0}}
+	for _, s := range signers {
+		metas = append(metas, core.ReadonlySigner(s))
+	}
+	return metas
+}
+
+func appendCOptionKey(b []byte, k *core.Pubkey) []byte {
+	if k == nil {
+		return append(b, 0)
+	}
+	return append(append(b, 1), k[:]...)
+}
+
+func amountData(tag Kind, amount uint64) []byte {
+	return binary.LittleEndian.AppendUint64([]byte{byte(tag)}, amount)
+}
+
+func checkedData(tag Kind, amount uint64, decimals uint8) []byte {
+	return append(amountData(tag, amount), decimals)
+}
+
+func mintData(tag Kind, mintAuthority core.Pubkey, freezeAuthority *core.Pubkey, decimals uint8) []byte {
+	b := append([]byte{byte(tag), decimals}, mintAuthority[:]...)
+	return appendCOptionKey(b, freezeAuthority)
+}
+
+// InitializeMintIx builds InitializeMint (with the Rent sysvar account).
+func InitializeMintIx(programID, mint, mintAuthority core.Pubkey, freezeAuthority *core.Pubkey, decimals uint8) core.Instruction {
+	return ix(programID, mintData(KindInitializeMint, mintAuthority, freezeAuthority, decimals),
+		core.Writable(mint), core.Readonly(core.SysvarRentID))
+}
+
+// InitializeMint2 builds InitializeMint2.
+func InitializeMint2(programID, mint, mintAuthority core.Pubkey, freezeAuthority *core.Pubkey, decimals uint8) core.Instruction {
+	return ix(programID, mintData(KindInitializeMint2, mintAuthority, freezeAuthority, decimals), core.Writable(mint))
+}
+
+// InitializeAccount builds InitializeAccount (owner as an account, with the Rent sysvar).
+func InitializeAccount(programID, account, mint, owner core.Pubkey) core.Instruction {
+	return ix(programID, []byte{byte(KindInitializeAccount)}, core.Writable(account), core.Readonly(mint),
+		core.Readonly(owner), core.Readonly(core.SysvarRentID))
+}
+
+// InitializeAccount2 builds InitializeAccount2 (owner in the data, with the Rent sysvar).
+func InitializeAccount2(programID, account, mint, owner core.Pubkey) core.Instruction {
+	return ix(programID, append([]byte{byte(KindInitializeAccount2)}, owner[:]...), core.Writable(account),
+		core.Readonly(mint), core.Readonly(core.SysvarRentID))
+}
+
+// InitializeAccount3 builds InitializeAccount3.
+func InitializeAccount3(programID, account, mint, owner core.Pubkey) core.Instruction {
+	return ix(programID, append([]byte{byte(KindInitializeAccount3)}, owner[:]...), core.Writable(account),
+		core.Readonly(mint))
+}
+
+// InitializeMultisig builds InitializeMultisig (with the Rent sysvar).
+func InitializeMultisig(programID, multisig core.Pubkey, signers []core.Pubkey, m uint8) core.Instruction {
+	metas := []core.AccountMeta{core.Writable(multisig), core.Readonly(core.SysvarRentID)}
+	for _, s := range signers {
+		metas = append(metas, core.Readonly(s))
+	}
+	return ix(programID, []byte{byte(KindInitializeMultisig), m}, metas...)
+}
+
+// InitializeMultisig2 builds InitializeMultisig2.
+func InitializeMultisig2(programID, multisig core.Pubkey, signers []core.Pubkey, m uint8) core.Instruction {
+	metas := []core.AccountMeta{core.Writable(multisig)}
+	for _, s := range signers {
+		metas = append(metas, core.Readonly(s))
+	}
+	return ix(programID, []byte{byte(KindInitializeMultisig2), m}, metas...)
+}
+
+// Transfer builds Transfer.
+func Transfer(programID, source, destination, authority core.Pubkey, signers []core.Pubkey, amount uint64) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source), core.Writable(destination)}, authorityMetas(authority, signers)...)
+	return ix(programID, amountData(KindTransfer, amount), metas...)
+}
+
+// TransferChecked builds TransferChecked.
+func TransferChecked(programID, source, mint, destination, authority core.Pubkey, signers []core.Pubkey, amount uint64, decimals uint8) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source), core.Readonly(mint), core.Writable(destination)},
+		authorityMetas(authority, signers)...)
+	return ix(programID, checkedData(KindTransferChecked, amount, decimals), metas...)
+}
+
+// Approve builds Approve.
+func Approve(programID, source, delegate, owner core.Pubkey, signers []core.Pubkey, amount uint64) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source), core.Readonly(delegate)}, authorityMetas(owner, signers)...)
+	return ix(programID, amountData(KindApprove, amount), metas...)
+}
+
+// ApproveChecked builds ApproveChecked.
+func ApproveChecked(programID, source, mint, delegate, owner core.Pubkey, signers []core.Pubkey, amount uint64, decimals uint8) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source), core.Readonly(mint), core.Readonly(delegate)},
+		authorityMetas(owner, signers)...)
+	return ix(programID, checkedData(KindApproveChecked, amount, decimals), metas...)
+}
+
+// Revoke builds Revoke.
+func Revoke(programID, source, owner core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source)}, authorityMetas(owner, signers)...)
+	return ix(programID, []byte{byte(KindRevoke)}, metas...)
+}
+
+// SetAuthority builds SetAuthority (newAuthority nil removes the authority).
+func SetAuthority(programID, account core.Pubkey, newAuthority *core.Pubkey, authorityType AuthorityType, owner core.Pubkey, signers []core.Pubkey) core.Instruction {
+	data := appendCOptionKey([]byte{byte(KindSetAuthority), byte(authorityType)}, newAuthority)
+	metas := append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)
+	return ix(programID, data, metas...)
+}
+
+// MintTo builds MintTo.
+func MintTo(programID, mint, destination, authority core.Pubkey, signers []core.Pubkey, amount uint64) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(mint), core.Writable(destination)}, authorityMetas(authority, signers)...)
+	return ix(programID, amountData(KindMintTo, amount), metas...)
+}
+
+// MintToChecked builds MintToChecked.
+func MintToChecked(programID, mint, destination, authority core.Pubkey, signers []core.Pubkey, amount uint64, decimals uint8) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(mint), core.Writable(destination)}, authorityMetas(authority, signers)...)
+	return ix(programID, checkedData(KindMintToChecked, amount, decimals), metas...)
+}
+
+// Burn builds Burn.
+func Burn(programID, account, mint, authority core.Pubkey, signers []core.Pubkey, amount uint64) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(programID, amountData(KindBurn, amount), metas...)
+}
+
+// BurnChecked builds BurnChecked.
+func BurnChecked(programID, account, mint, authority core.Pubkey, signers []core.Pubkey, amount uint64, decimals uint8) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(programID, checkedData(KindBurnChecked, amount, decimals), metas...)
+}
+
+// CloseAccount builds CloseAccount.
+func CloseAccount(programID, account, destination, owner core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(destination)}, authorityMetas(owner, signers)...)
+	return ix(programID, []byte{byte(KindCloseAccount)}, metas...)
+}
+
+// FreezeAccount builds FreezeAccount.
+func FreezeAccount(programID, account, mint, authority core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Readonly(mint)}, authorityMetas(authority, signers)...)
+	return ix(programID, []byte{byte(KindFreezeAccount)}, metas...)
+}
+
+// ThawAccount builds ThawAccount.
+func ThawAccount(programID, account, mint, authority core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Readonly(mint)}, authorityMetas(authority, signers)...)
+	return ix(programID, []byte{byte(KindThawAccount)}, metas...)
+}
+
+// SyncNative builds SyncNative.
+func SyncNative(programID, account core.Pubkey) core.Instruction {
+	return ix(programID, []byte{byte(KindSyncNative)}, core.Writable(account))
+}
+
+// GetAccountDataSize builds GetAccountDataSize (extension types are Token-2022's).
+func GetAccountDataSize(programID, mint core.Pubkey, extensionTypes ...ExtensionType) core.Instruction {
+	data := []byte{byte(KindGetAccountDataSize)}
+	for _, t := range extensionTypes {
+		data = binary.LittleEndian.AppendUint16(data, uint16(t))
+	}
+	return ix(programID, data, core.Readonly(mint))
+}
+
+// InitializeImmutableOwner builds InitializeImmutableOwner.
+func InitializeImmutableOwner(programID, account core.Pubkey) core.Instruction {
+	return ix(programID, []byte{byte(KindInitializeImmutableOwner)}, core.Writable(account))
+}
+
+// AmountToUiAmount builds AmountToUiAmount.
+func AmountToUiAmount(programID, mint core.Pubkey, amount uint64) core.Instruction {
+	return ix(programID, amountData(KindAmountToUiAmount, amount), core.Readonly(mint))
+}
+
+// UiAmountToAmount builds UiAmountToAmount.
+func UiAmountToAmount(programID, mint core.Pubkey, uiAmount string) core.Instruction {
+	return ix(programID, append([]byte{byte(KindUiAmountToAmount)}, uiAmount...), core.Readonly(mint))
+}
+
+// InitializeMintCloseAuthority builds Token-2022's InitializeMintCloseAuthority.
+func InitializeMintCloseAuthority(mint core.Pubkey, closeAuthority *core.Pubkey) core.Instruction {
+	return ix(Program2022ID, appendCOptionKey([]byte{byte(KindInitializeMintCloseAuthority)}, closeAuthority), core.Writable(mint))
+}
+
+// InitializeNonTransferableMint builds Token-2022's InitializeNonTransferableMint.
+func InitializeNonTransferableMint(mint core.Pubkey) core.Instruction {
+	return ix(Program2022ID, []byte{byte(KindInitializeNonTransferableMint)}, core.Writable(mint))
+}
+
+// InitializePermanentDelegate builds Token-2022's InitializePermanentDelegate.
+func InitializePermanentDelegate(mint, delegate core.Pubkey) core.Instruction {
+	return ix(Program2022ID, append([]byte{byte(KindInitializePermanentDelegate)}, delegate[:]...), core.Writable(mint))
+}
+
+// Reallocate builds Token-2022's Reallocate: grow account for the extension types, paid by
+// payer through the system program.
+func Reallocate(account, payer, owner core.Pubkey, signers []core.Pubkey, extensionTypes ...ExtensionType) core.Instruction {
+	data := []byte{byte(KindReallocate)}
+	for _, t := range extensionTypes {
+		data = binary.LittleEndian.AppendUint16(data, uint16(t))
+	}
+	metas := append([]core.AccountMeta{core.Writable(account), core.WritableSigner(payer), core.Readonly(core.SystemProgramID)},
+		authorityMetas(owner, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+func optionalKeyBytes(k *core.Pubkey) []byte {
+	if k == nil {
+		return make([]byte, 32)
+	}
+	return k[:]
+}
+
+// InitializeTransferFeeConfig builds the TransferFee extension's initializer.
+func InitializeTransferFeeConfig(mint core.Pubkey, configAuthority, withdrawAuthority *core.Pubkey, basisPoints uint16, maximumFee uint64) core.Instruction {
+	data := []byte{byte(KindTransferFeeExtension), 0}
+	data = appendCOptionKey(data, configAuthority)
+	data = appendCOptionKey(data, withdrawAuthority)
+	data = binary.LittleEndian.AppendUint16(data, basisPoints)
+	data = binary.LittleEndian.AppendUint64(data, maximumFee)
+	return ix(Program2022ID, data, core.Writable(mint))
+}
+
+// TransferCheckedWithFee builds TransferCheckedWithFee.
+func TransferCheckedWithFee(source, mint, destination, authority core.Pubkey, signers []core.Pubkey, amount uint64, decimals uint8, fee uint64) core.Instruction {
+	data := binary.LittleEndian.AppendUint64([]byte{byte(KindTransferFeeExtension), 1}, amount)
+	data = binary.LittleEndian.AppendUint64(append(data, decimals), fee)
+	metas := append([]core.AccountMeta{core.Writable(source), core.Readonly(mint), core.Writable(destination)},
+		authorityMetas(authority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// WithdrawWithheldTokensFromMint builds WithdrawWithheldTokensFromMint.
+func WithdrawWithheldTokensFromMint(mint, destination, authority core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(mint), core.Writable(destination)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, []byte{byte(KindTransferFeeExtension), 2}, metas...)
+}
+
+// WithdrawWithheldTokensFromAccounts builds WithdrawWithheldTokensFromAccounts.
+func WithdrawWithheldTokensFromAccounts(mint, destination, authority core.Pubkey, signers, sources []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Readonly(mint), core.Writable(destination)}, authorityMetas(authority, signers)...)
+	for _, s := range sources {
+		metas = append(metas, core.Writable(s))
+	}
+	return ix(Program2022ID, []byte{byte(KindTransferFeeExtension), 3, byte(len(sources))}, metas...)
+}
+
+// HarvestWithheldTokensToMint builds HarvestWithheldTokensToMint.
+func HarvestWithheldTokensToMint(mint core.Pubkey, sources ...core.Pubkey) core.Instruction {
+	metas := []core.AccountMeta{core.Writable(mint)}
+	for _, s := range sources {
+		metas = append(metas, core.Writable(s))
+	}
+	return ix(Program2022ID, []byte{byte(KindTransferFeeExtension), 4}, metas...)
+}
+
+// SetTransferFee builds SetTransferFee.
+func SetTransferFee(mint, authority core.Pubkey, signers []core.Pubkey, basisPoints uint16, maximumFee uint64) core.Instruction {
+	data := binary.LittleEndian.AppendUint16([]byte{byte(KindTransferFeeExtension), 5}, basisPoints)
+	data = binary.LittleEndian.AppendUint64(data, maximumFee)
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// InitializeDefaultAccountState builds the DefaultAccountState extension's initializer.
+func InitializeDefaultAccountState(mint core.Pubkey, state AccountState) core.Instruction {
+	return ix(Program2022ID, []byte{byte(KindDefaultAccountStateExtension), 0, byte(state)}, core.Writable(mint))
+}
+
+// UpdateDefaultAccountState builds UpdateDefaultAccountState (signed by the freeze authority).
+func UpdateDefaultAccountState(mint, freezeAuthority core.Pubkey, signers []core.Pubkey, state AccountState) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(freezeAuthority, signers)...)
+	return ix(Program2022ID, []byte{byte(KindDefaultAccountStateExtension), 1, byte(state)}, metas...)
+}
+
+// EnableRequiredMemoTransfers builds MemoTransfer's Enable.
+func EnableRequiredMemoTransfers(account, owner core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)
+	return ix(Program2022ID, []byte{byte(KindMemoTransferExtension), 0}, metas...)
+}
+
+// DisableRequiredMemoTransfers builds MemoTransfer's Disable.
+func DisableRequiredMemoTransfers(account, owner core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)
+	return ix(Program2022ID, []byte{byte(KindMemoTransferExtension), 1}, metas...)
+}
+
+// EnableCpiGuard builds CpiGuard's Enable.
+func EnableCpiGuard(account, owner core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)
+	return ix(Program2022ID, []byte{byte(KindCpiGuardExtension), 0}, metas...)
+}
+
+// DisableCpiGuard builds CpiGuard's Disable.
+func DisableCpiGuard(account, owner core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)
+	return ix(Program2022ID, []byte{byte(KindCpiGuardExtension), 1}, metas...)
+}
+
+// InitializeInterestBearingConfig builds the InterestBearingConfig initializer (rate in basis
+// points per year).
+func InitializeInterestBearingConfig(mint core.Pubkey, rateAuthority *core.Pubkey, rate int16) core.Instruction {
+	data := append([]byte{byte(KindInterestBearingMintExtension), 0}, optionalKeyBytes(rateAuthority)...)
+	data = binary.LittleEndian.AppendUint16(data, uint16(rate))
+	return ix(Program2022ID, data, core.Writable(mint))
+}
+
+// UpdateInterestBearingConfigRate builds UpdateRate.
+func UpdateInterestBearingConfigRate(mint, rateAuthority core.Pubkey, signers []core.Pubkey, rate int16) core.Instruction {
+	data := binary.LittleEndian.AppendUint16([]byte{byte(KindInterestBearingMintExtension), 1}, uint16(rate))
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(rateAuthority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// InitializeMetadataPointer builds the MetadataPointer initializer.
+func InitializeMetadataPointer(mint core.Pubkey, authority, metadataAddress *core.Pubkey) core.Instruction {
+	data := append([]byte{byte(KindMetadataPointerExtension), 0}, optionalKeyBytes(authority)...)
+	data = append(data, optionalKeyBytes(metadataAddress)...)
+	return ix(Program2022ID, data, core.Writable(mint))
+}
+
+// UpdateMetadataPointer builds MetadataPointer's Update.
+func UpdateMetadataPointer(mint, authority core.Pubkey, signers []core.Pubkey, metadataAddress *core.Pubkey) core.Instruction {
+	data := append([]byte{byte(KindMetadataPointerExtension), 1}, optionalKeyBytes(metadataAddress)...)
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// InitializeTokenMetadata builds the token-metadata Initialize, with the metadata in the mint.
+func InitializeTokenMetadata(mint, updateAuthority, mintAuthority core.Pubkey, name, symbol, uri string) core.Instruction {
+	data := append([]byte(nil), discInitializeMetadata[:]...)
+	data = appendBorshString(appendBorshString(appendBorshString(data, name), symbol), uri)
+	return ix(Program2022ID, data, core.Writable(mint), core.Readonly(updateAuthority), core.Readonly(mint),
+		core.ReadonlySigner(mintAuthority))
+}
+
+// UpdateTokenMetadataField builds UpdateField.
+func UpdateTokenMetadataField(mint, updateAuthority core.Pubkey, field MetadataField, value string) core.Instruction {
+	data := append(append([]byte(nil), discUpdateField[:]...), field.Kind)
+	if field.Kind == FieldKey {
+		data = appendBorshString(data, field.Key)
+	}
+	data = appendBorshString(data, value)
+	return ix(Program2022ID, data, core.Writable(mint), core.ReadonlySigner(updateAuthority))
+}
+
+// RemoveTokenMetadataKey builds RemoveKey.
+func RemoveTokenMetadataKey(mint, updateAuthority core.Pubkey, key string, idempotent bool) core.Instruction {
+	data := append([]byte(nil), discRemoveKey[:]...)
+	if idempotent {
+		data = append(data, 1)
+	} else {
+		data = append(data, 0)
+	}
+	return ix(Program2022ID, appendBorshString(data, key), core.Writable(mint), core.ReadonlySigner(updateAuthority))
+}
+
+// UpdateTokenMetadataUpdateAuthority builds UpdateAuthority (nil makes the metadata
+// immutable).
+func UpdateTokenMetadataUpdateAuthority(mint, updateAuthority core.Pubkey, newAuthority *core.Pubkey) core.Instruction {
+	data := append(append([]byte(nil), discUpdateAuthority[:]...), optionalKeyBytes(newAuthority)...)
+	return ix(Program2022ID, data, core.Writable(mint), core.ReadonlySigner(updateAuthority))
+}
+
+// EmitTokenMetadata builds Emit (start and end bound the returned byte range; nil for all).
+func EmitTokenMetadata(mint core.Pubkey, start, end *uint64) core.Instruction {
+	data := append([]byte(nil), discEmit[:]...)
+	for _, v := range []*uint64{start, end} {
+		if v == nil {
+			data = append(data, 0)
+		} else {
+			data = binary.LittleEndian.AppendUint64(append(data, 1), *v)
+		}
+	}
+	return ix(Program2022ID, data, core.Readonly(mint))
+}

@@ -1,0 +1,33 @@
+// Package token runs SPL Token (TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA) and Token-2022
+// (TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb) natively, as on-chain programs of the runtime,
+// with the programs' account layouts, instruction encodings, order of checks, error codes and
+// log lines:
+//
+//   - the base state: Mint (82 bytes), Account (165) and Multisig (355), COption fields (SPL
+//     Token's pack keeps the old value bytes behind a none tag; Token-2022's Pod types zero
+//     them), native (wrapped SOL) accounts whose amount mirrors their lamports above the
+//     rent-exempt reserve;
+//   - Token-2022's extensions: after the 165-byte base area (mints padded with zeros, so a
+//     mint with extensions is never mistaken for an account) comes the account type byte,
+//     then TLV entries (u16 type, u16 length, value); see SupportedExtensions;
+//   - every base instruction, the extension instructions of the supported extensions and the
+//     token-metadata interface; any other instruction fails as the program fails on data it
+//     does not know (TokenError::InvalidInstruction, custom 12);
+//   - the logs: "Instruction: <Name>" (SPL Token decodes the data first; Token-2022 logs first
+//     and then decodes), the extensions' own lines, and on failure the entrypoint's
+//     "Error: ..." line, which runtime errors (account rules applied when the program's
+//     accounts are written back, compute, failed invocations) do not get.
+//
+// The programs work on copies of their accounts and write back only what changed, in
+// instruction order (lamports, data, owner), as the BPF loader does after an sBPF program
+// returns: a read-only account left unchanged is no error.
+//
+// Compute units are estimates (see compute.go). MemoTransfer's check of the previous
+// instruction needs the runtime to expose processed sibling instructions; without it, a
+// transfer to an account that requires memos always fails with NoMemo.
+//
+// For other packages: UnpackMint, UnpackAccount, UnpackMultisig and AccountMintOwner decode
+// state; ParseExtensions and Extension.Value decode Token-2022 extensions; Decode decodes
+// instruction data; the builders (Transfer, TransferChecked, InitializeMint2, ...) make
+// instructions.
+package token

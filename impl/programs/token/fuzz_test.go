@@ -1,0 +1,132 @@
+package token_test
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
+	"ledgerd/impl/runtime"
+)
+
+// fuzzSizes are the account sizes the fuzzer picks from: the base layouts, extended ones,
+// and odd lengths around them.
+var fuzzSizes = []int{0, 82, 165, 355, 166, 170, 171, 174, 178, 202, 234, 300, 83, 164, 357}
+
+// fuzzAccounts builds up to six accounts from the fuzzer's bytes: sizes, owners, flags and
+// contents all come from the input.
+func fuzzAccounts(blob []byte, layout uint64) ([]core.Pubkey, runtime.MapSource, []core.AccountMeta) {
+	accs := runtime.MapSource{}
+	var keys []core.Pubkey
+	var metas []core.AccountMeta
+	n := int(layout%6) + 1
+	layout /= 6
+	for i := range n {
+		k := key(byte(200 + i)).PublicKey()
+		size := fuzzSizes[layout%uint64(len(fuzzSizes))]
+		layout /= uint64(len(fuzzSizes))
+		owner := []core.Pubkey{token.ProgramID, token.Program2022ID, core.SystemProgramID}[layout%3]
+		layout /= 3
+		flags := layout % 4
+		layout /= 4
+		data := make([]byte, size)
+		for j := range data {
+			if len(blob) > 0 {
+				data[j] = blob[(i*31+j)%len(blob)]
+			}
+		}
+		// Make the shapes the programs look at likely: initialized base states and account
+		// types.
+		if size >= 82 && flags&1 != 0 {
+			data[45] = 1
+		}
+		if size >= 165 && flags&2 != 0 {
+			data[108] = 1
+		}
+		accs[k] = runtime.Account{Lamports: 1e9 + uint64(i), Owner: owner, Data: data}
+		keys = append(keys, k)
+		metas = append(metas, core.AccountMeta{Pubkey: k, IsWritable: flags != 3, IsSigner: flags == 0})
+	}
+	// Repeat an account sometimes, as instructions may.
+	if layout%3 == 0 && len(metas) > 1 {
+		metas = append(metas, metas[0])
+	}
+	return keys, accs, metas
+}
+
+func FuzzPrograms(f *testing.F) {
+	m, a, b, o := key(200).PublicKey(), key(201).PublicKey(), key(202).PublicKey(), key(203).PublicKey()
+	seeds := []core.Instruction{
+		token.Transfer(token.ProgramID, a, b, o, nil, 5),
+		token.TransferChecked(token.Program2022ID, a, m, b, o, nil, 5, 2),
+		token.MintTo(token.ProgramID, m, a, o, nil, 1),
+		token.InitializeMint2(token.Program2022ID, m, o, nil, 2),
+		token.InitializeAccount3(token.Program2022ID, a, m, o),
+		token.SetAuthority(token.Program2022ID, m, &o, token.AuthorityCloseMint, o, nil),
+		token.CloseAccount(token.Program2022ID, a, b, o, nil),
+		token.InitializeTransferFeeConfig(m, &o, &o, 100, 5),
+		token.TransferCheckedWithFee(a, m, b, o, nil, 10, 2, 1),
+		token.HarvestWithheldTokensToMint(m, a, b),
+		token.Reallocate(a, b, o, nil, token.ExtMemoTransfer),
+		token.InitializeTokenMetadata(m, o, o, "n", "s", "u"),
+		token.UpdateTokenMetadataField(m, o, token.MetadataField{Kind: token.FieldKey, Key: "k"}, "v"),
+		token.GetAccountDataSize(token.Program2022ID, m, token.ExtImmutableOwner),
+		token.InitializeMultisig2(token.ProgramID, m, []core.Pubkey{a, b}, 1),
+	}
+	for i, ix := range seeds {
+		f.Add(ix.Data, []byte{1, 0, 0, 0, 7, 7, 7, 7, byte(i)}, uint64(i*977+12345))
+	}
+	f.Fuzz(func(t *testing.T, data, blob []byte, layout uint64) {
+		for _, programID := range []core.Pubkey{token.ProgramID, token.Program2022ID} {
+			h := newHarness(t)
+			keys, accs, metas := fuzzAccounts(blob, layout)
+			for k, v := range accs {
+				h.accs[k] = v
+			}
+			_ = keys
+			ix := core.Instruction{ProgramID: programID, Accounts: metas, Data: data}
+			msg, err := core.CompileLegacyMessage(payer.PublicKey(), []core.Instruction{ix}, h.env.Blockhash)
+			if err != nil {
+				return
+			}
+			tx := &core.Transaction{Message: *msg, Signatures: make([]core.Signature, msg.Header.NumRequiredSignatures)}
+			res := runtime.Execute(h.env, h.accs, tx, runtime.Options{})
+			for _, l := range res.Logs {
+				if strings.Contains(l, "panicked") {
+					t.Fatalf("%s panicked on %x: %s", programID, data, l)
+				}
+			}
+		}
+	})
+}
+
+// FuzzDecoders feeds arbitrary bytes to the exported decoders.
+func FuzzDecoders(f *testing.F) {
+	f.Add([]byte{3, 1, 0, 0, 0, 0, 0, 0, 0})
+	f.Add(token.InitializeTokenMetadata(core.Pubkey{}, core.Pubkey{}, core.Pubkey{}, "a", "b", "c").Data)
+	ext := make([]byte, 202)
+	ext[45], ext[165], ext[166], ext[168] = 1, 1, 3, 32
+	f.Add(ext)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = token.Decode(data)
+		_, _ = token.UnpackMint(data)
+		_, _ = token.UnpackAccount(data)
+		_, _ = token.UnpackMultisig(data)
+		_, _, _ = token.AccountMintOwner(data)
+		if _, exts, err := token.ParseExtensions(data); err == nil {
+			for _, e := range exts {
+				_, _ = e.Value()
+			}
+		}
+		if len(data) >= 8 {
+			decimals := data[0]
+			amount := binary.LittleEndian.Uint64(data)
+			s := token.AmountToUIAmountString(amount, decimals)
+			if got, err := token.UIAmountToAmount(s, decimals); err != nil || got != amount {
+				t.Fatalf("round trip of %d with %d decimals: %q -> %d, %v", amount, decimals, s, got, err)
+			}
+		}
+		_, _ = token.UIAmountToAmount(string(data), 9)
+	})
+}
