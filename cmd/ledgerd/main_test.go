@@ -101,7 +101,7 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 	var keys []string
 	for i := range 5 {
 		k, _ := core.NewKeypair()
-		sig, err := c.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: k.PublicKey().String(), Lamports: uint64(1000 + i)})
+		sig, err := c.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: k.PublicKey().String(), Lamports: uint64(1_000_000 + i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bal.Value != uint64(1000+i) {
+		if bal.Value != uint64(1_000_000+i) {
 			t.Fatalf("balance of airdrop %d after SIGKILL = %d", i, bal.Value)
 		}
 	}

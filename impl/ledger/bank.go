@@ -36,6 +36,9 @@ type Bank struct {
 	entries   []*txEntry
 	minFee    map[core.Pubkey]uint64 // lowest prioritization fee of a transaction write-locking the account
 	blockMin  uint64                 // lowest prioritization fee of any transaction (feeUnset when none)
+	// Owned by the producer: the rewards the block pays besides fees, and a changed StakeHistory to persist.
+	rewards      []Reward
+	stakeHistory []byte
 }
 
 // feeUnset marks a bank without transactions in blockMin.

@@ -23,6 +23,8 @@ import (
 const (
 	IdentityFile = "validator-keypair.json"
 	FaucetFile   = "faucet-keypair.json"
+	VoteFile     = "vote-account-keypair.json"
+	StakeFile    = "stake-account-keypair.json"
 	GenesisFile  = "genesis.json"
 )
 
@@ -37,6 +39,13 @@ type GenesisConfig struct {
 	Warmup         bool             `json:"warmup"`
 	TicksPerSlot   uint64           `json:"ticksPerSlot"`
 	Accounts       []GenesisAccount `json:"accounts,omitempty"`
+	// The validator's vote account and its bootstrap stake (always fully active).
+	VoteAccount    string `json:"voteAccount"`
+	StakeAccount   string `json:"stakeAccount"`
+	StakeLamports  uint64 `json:"stakeLamports"`
+	VoteCommission uint8  `json:"voteCommission"`
+	// Inflation is the governor of the chain's inflation.
+	Inflation Inflation `json:"inflation"`
 }
 
 // GenesisAccount is an account the chain starts with besides the builtin ones (the --account flag).
@@ -68,7 +77,21 @@ const (
 	DefaultSlotsPerEpoch  = 432_000
 	// IdentityLamports fund the validator identity (it pays for its votes in a later issue).
 	IdentityLamports = 500 * LamportsPerSOL
+	// BootstrapStakeLamports are delegated to the validator's vote account at genesis.
+	BootstrapStakeLamports = 500_000 * LamportsPerSOL
 )
+
+// seeded derives a keypair from a given one and a label, so that a reproducible genesis (tests) also has
+// reproducible vote and stake accounts; nil without a given keypair.
+func seeded(k *core.Keypair, label string) *core.Keypair {
+	if k == nil {
+		return nil
+	}
+	seed := k.Seed()
+	d := core.HashBytes(seed[:], []byte(label))
+	kp := core.KeypairFromSeed(d)
+	return &kp
+}
 
 // Genesis is an opened ledger directory's identity and genesis.
 type Genesis struct {
@@ -77,6 +100,8 @@ type Genesis struct {
 	Hash     [32]byte
 	Identity core.Keypair
 	Faucet   core.Keypair
+	Vote     core.Keypair
+	Stake    core.Keypair
 }
 
 // HashString is the genesis hash in base58.
@@ -103,6 +128,12 @@ func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) 
 	if g.Faucet, err = loadOrCreateKeypair(filepath.Join(dir, FaucetFile), opts.Faucet); err != nil {
 		return nil, err
 	}
+	if g.Vote, err = loadOrCreateKeypair(filepath.Join(dir, VoteFile), seeded(opts.Identity, "vote")); err != nil {
+		return nil, err
+	}
+	if g.Stake, err = loadOrCreateKeypair(filepath.Join(dir, StakeFile), seeded(opts.Identity, "stake")); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, GenesisFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -115,6 +146,10 @@ func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) 
 			Warmup:         opts.Warmup,
 			TicksPerSlot:   64,
 			Accounts:       opts.Accounts,
+			VoteAccount:    g.Vote.PublicKey().String(),
+			StakeAccount:   g.Stake.PublicKey().String(),
+			StakeLamports:  BootstrapStakeLamports,
+			Inflation:      DefaultInflation(),
 		}
 		if _, err := sysvar.NewEpochSchedule(g.Config.SlotsPerEpoch, g.Config.SlotsPerEpoch, g.Config.Warmup); err != nil {
 			return nil, err

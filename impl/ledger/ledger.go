@@ -15,8 +15,10 @@ import (
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/programs/alt"
 	"ledgerd/impl/programs/memo"
+	"ledgerd/impl/programs/stake"
 	"ledgerd/impl/programs/system"
 	"ledgerd/impl/programs/token"
+	"ledgerd/impl/programs/vote"
 	"ledgerd/impl/runtime"
 	"ledgerd/impl/store"
 )
@@ -95,6 +97,8 @@ func DefaultPrograms() *runtime.Registry {
 	memo.Register(r)
 	alt.Register(r)
 	token.Register(r)
+	vote.Register(r)
+	stake.Register(r)
 	return r
 }
 
@@ -138,6 +142,9 @@ type Ledger struct {
 
 	eventMu   sync.RWMutex
 	listeners []func(Event)
+
+	// tower is the node's local vote state (owned by the producer).
+	tower *vote.State
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots.
@@ -196,6 +203,9 @@ func Open(cfg Config) (*Ledger, error) {
 		core.SysvarLastRestartSlotID: last.Marshal(),
 	}
 
+	if h, found, err := st.GetMeta(metaStakeHistory); err == nil && found {
+		l.baseEnv.SysvarData[core.SysvarStakeHistoryID] = h
+	}
 	tip, found, err := st.GetMetaU64(metaTip)
 	if err == nil {
 		if found {
@@ -308,6 +318,9 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 		data := token.NativeMintData()
 		add(GenesisAccount{Pubkey: m.id, Lamports: rent.MinimumBalance(uint64(len(data))), Owner: m.program,
 			RentEpoch: runtime.RentExemptRentEpoch, Data: data})
+	}
+	for _, a := range validatorAccounts(g, rent) {
+		add(a)
 	}
 	for _, a := range g.Config.Accounts {
 		add(a)
@@ -426,6 +439,11 @@ func (l *Ledger) replay(infos []*BlockInfo, tip uint64, restored bool) {
 	tipBank := l.banks[tip]
 	l.nextTick = time.Now().Add(l.cfg.SlotDuration)
 	l.working = l.newBank(tipBank, l.queue.snapshot())
+	if l.working.Epoch != tipBank.Epoch {
+		l.beginEpoch(l.working)
+	}
+	l.loadTower(tipBank)
+	l.castVote(tipBank)
 }
 
 // errRestoredFailure stands for the error of a failed transaction of a restored slot: the status cache holds

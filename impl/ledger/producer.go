@@ -226,7 +226,7 @@ func (l *Ledger) freeze() {
 		burned += burn
 		collected += e.meta.Fee - burn
 	}
-	var rewards []Reward
+	rewards := b.rewards
 	if collected > 0 {
 		// The leader (this node) is paid the unburned part of the fees, as a "Fee" reward of the block.
 		id := l.Genesis.Identity.PublicKey()
@@ -275,6 +275,9 @@ func (l *Ledger) freeze() {
 		root = b.Slot - l.depth
 	}
 	next := l.newBank(b, hashes)
+	if next.Epoch != b.Epoch {
+		l.beginEpoch(next)
+	}
 	l.mu.Lock()
 	l.banks[b.Slot] = b
 	l.confirmed = b.Slot
@@ -318,6 +321,7 @@ func (l *Ledger) freeze() {
 		l.emit(Event{Kind: SlotRooted, Slot: s, Bank: rb})
 	}
 	l.emit(Event{Kind: SlotCreated, Slot: next.Slot, Parent: b.Slot, Bank: next})
+	l.castVote(b)
 }
 
 // persist writes a frozen bank in one synced batch: a slot is durable before it is reported confirmed.
@@ -336,6 +340,9 @@ func (l *Ledger) persist(b *Bank, info *BlockInfo, overlay map[core.Pubkey]runti
 		}
 	}
 	batch.PutBlock(b.Slot, encodeBlock(info))
+	if b.stakeHistory != nil {
+		batch.SetMeta(metaStakeHistory, b.stakeHistory)
+	}
 	batch.SetMetaU64(metaTip, b.Slot)
 	return batch.Commit(true)
 }
