@@ -33,8 +33,9 @@
 //   - The sysvar parser picks the layout by the account's address, not its owner (every sysvar
 //     is owned by Sysvar1111…), so parsers receive the address as well as the data.
 //
-// Later parsers (spl-token, vote, stake, config, address-lookup-table, …) plug in with
+// The parsers of spl-token and spl-token-2022 (token.go, tokenext.go), address-lookup-table,
+// config and bpf-upgradeable-loader are registered here too; others (vote, stake, …) plug in with
 // Register. A parser that needs other accounts (the token parser needs the mint's decimals, and
-// the Clock for interest-bearing mints) reads them through the Lookup the caller passes in
-// Options.
+// the Clock for interest-bearing and scaled mints) reads them through the Lookup the caller
+// passes in Options; without one, token accounts fall back to base64.
 package encoding

@@ -122,17 +122,21 @@ func (s *Server) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAcc
 		return r, err
 	}
 
-	type keyed struct {
-		pk   core.Pubkey
-		acct runtime.Account
-	}
-	var found []keyed
-	scanErr := bank.ProgramAccounts(program, func(pk core.Pubkey, a runtime.Account) bool {
-		if keep(a.Data) {
-			found = append(found, keyed{pk, a})
+	// A token owner (or, for token accounts only, mint) memcmp is answered from the ledger's token index, so the
+	// cost follows the matches; every candidate still meets all the filters.
+	var found []keyedAccount
+	collect := func(pk core.Pubkey, a runtime.Account) bool {
+		if a.Owner == program && keep(a.Data) {
+			found = append(found, keyedAccount{pk, a})
 		}
 		return ctx.Err() == nil
-	})
+	}
+	var scanErr error
+	if kind, key, ok := tokenIndexScan(program, filters); ok {
+		scanErr = bank.TokenAccounts(kind, key, collect)
+	} else {
+		scanErr = bank.ProgramAccounts(program, collect)
+	}
 	if err := ctx.Err(); err != nil {
 		return r, err
 	}
@@ -140,27 +144,14 @@ func (s *Server) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAcc
 		return r, rpcapi.NewScanErrorError(scanErr.Error())
 	}
 	if cfg.SortResults == nil || *cfg.SortResults {
-		slices.SortFunc(found, func(a, b keyed) int { return a.pk.Compare(b.pk) })
+		sortKeyed(found)
 	}
 
-	enc := encodingOr(cfg.Encoding, encoding.Binary)
 	// Token accounts that jsonParsed cannot parse are left out, as the reference's parsed token account list
 	// does; accounts of other programs fall back to base64 inside EncodeAccount.
-	dropUnparsable := enc == encoding.JSONParsed && isTokenProgram(program)
-	lookup := encoding.Options{Lookup: bank.GetAccount}
-	list := make([]rpcapi.KeyedAccount, 0, len(found))
-	for _, k := range found {
-		var ui rpcapi.UiAccount
-		if dropUnparsable {
-			parsed, err := encoding.Parse(k.pk, k.acct, lookup.Lookup)
-			if err != nil {
-				continue
-			}
-			ui = parsedAccount(k.acct, parsed)
-		} else if ui, err = encoding.EncodeAccount(k.acct, k.pk, enc, cfg.DataSlice, lookup); err != nil {
-			return r, err
-		}
-		list = append(list, rpcapi.KeyedAccount{Pubkey: k.pk.String(), Account: ui})
+	list, err := encodeKeyed(found, encodingOr(cfg.Encoding, encoding.Binary), cfg.DataSlice, isTokenProgram(program), cachedLookup(bank))
+	if err != nil {
+		return r, err
 	}
 	if cfg.WithContext != nil && *cfg.WithContext {
 		return rpcapi.GetProgramAccountsResult{WithContext: &rpcapi.RpcResponseKeyedAccounts{Context: rpcContext(bank.Slot), Value: list}}, nil

@@ -64,23 +64,3 @@ func (s *Server) GetStakeMinimumDelegation(ctx context.Context, p *rpcapi.GetSta
 func (s *Server) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsParams) (r rpcapi.GetVoteAccountsResult, err error) {
 	return r, rpcapi.NewMethodNotAvailableError("getVoteAccounts")
 }
-
-func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenAccountBalanceParams) (r rpcapi.GetTokenAccountBalanceResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getTokenAccountBalance")
-}
-
-func (s *Server) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyParams) (r rpcapi.GetTokenSupplyResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getTokenSupply")
-}
-
-func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetTokenLargestAccountsParams) (r rpcapi.GetTokenLargestAccountsResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getTokenLargestAccounts")
-}
-
-func (s *Server) GetTokenAccountsByOwner(ctx context.Context, p *rpcapi.GetTokenAccountsByOwnerParams) (r rpcapi.GetTokenAccountsByOwnerResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getTokenAccountsByOwner")
-}
-
-func (s *Server) GetTokenAccountsByDelegate(ctx context.Context, p *rpcapi.GetTokenAccountsByDelegateParams) (r rpcapi.GetTokenAccountsByDelegateResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getTokenAccountsByDelegate")
-}

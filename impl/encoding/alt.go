@@ -1,0 +1,82 @@
+package encoding
+
+import (
+	"errors"
+
+	"ledgerd/impl/core"
+)
+
+func init() { Register(core.AddressLookupTableProgramID, "address-lookup-table", parseLookupTable) }
+
+// LookupTableMetaSize is the size of an address lookup table's header; the addresses follow it.
+const LookupTableMetaSize = 56
+
+var errInvalidLookupTable = errors.New("invalid address lookup table data")
+
+// LookupTable is an address lookup table account (bincode ProgramState::LookupTable and the addresses).
+type LookupTable struct {
+	DeactivationSlot           uint64
+	LastExtendedSlot           uint64
+	LastExtendedSlotStartIndex uint8
+	Authority                  *core.Pubkey
+	Addresses                  []core.Pubkey
+}
+
+// DecodeLookupTable reads a lookup table as the reference's AddressLookupTable::deserialize does. An
+// uninitialized table (state tag 0) gives (nil, nil).
+func DecodeLookupTable(data []byte) (*LookupTable, error) {
+	r := layout{b: data}
+	switch r.u32() {
+	case 0:
+		if r.bad {
+			return nil, errInvalidLookupTable
+		}
+		return nil, nil
+	case 1:
+	default:
+		return nil, errInvalidLookupTable
+	}
+	t := &LookupTable{DeactivationSlot: r.u64(), LastExtendedSlot: r.u64(), LastExtendedSlotStartIndex: r.u8()}
+	switch r.u8() { // bincode Option
+	case 0:
+	case 1:
+		k := r.pubkey()
+		t.Authority = &k
+	default:
+		r.bad = true
+	}
+	r.u16() // padding
+	if r.bad || len(data) < LookupTableMetaSize || (len(data)-LookupTableMetaSize)%32 != 0 {
+		return nil, errInvalidLookupTable
+	}
+	for off := LookupTableMetaSize; off < len(data); off += 32 {
+		t.Addresses = append(t.Addresses, core.Pubkey(data[off:off+32]))
+	}
+	return t, nil
+}
+
+// parseLookupTable is the reference's parse_address_lookup_table: slots as strings, the authority left out
+// when there is none.
+func parseLookupTable(_ core.Pubkey, data []byte, _ Lookup) (any, error) {
+	t, err := DecodeLookupTable(data)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return map[string]any{"type": "uninitialized"}, nil
+	}
+	addresses := make([]string, len(t.Addresses))
+	for i, a := range t.Addresses {
+		addresses[i] = a.String()
+	}
+	info := map[string]any{
+		"deactivationSlot":           uintString(t.DeactivationSlot),
+		"lastExtendedSlot":           uintString(t.LastExtendedSlot),
+		"lastExtendedSlotStartIndex": t.LastExtendedSlotStartIndex,
+		"addresses":                  addresses,
+	}
+	if t.Authority != nil {
+		info["authority"] = t.Authority.String()
+	}
+	return typed("lookupTable", info), nil
+}

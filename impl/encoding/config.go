@@ -1,0 +1,125 @@
+package encoding
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"ledgerd/impl/core"
+)
+
+func init() { Register(core.ConfigProgramID, "config", parseConfig) }
+
+// ValidatorInfoID is the first key of a validator-info config account.
+var ValidatorInfoID = core.MustParsePubkey("Va1idator1nfo111111111111111111111111111111")
+
+var errNotConfig = errors.New("config account not parsable")
+
+// ConfigKey is one entry of a config account's key list.
+type ConfigKey struct {
+	Pubkey core.Pubkey
+	Signer bool
+}
+
+// decodeConfigKeys reads the key list at the start of a config account (a short_vec of (pubkey, bool)) and
+// returns it with the config data after it.
+func decodeConfigKeys(data []byte) ([]ConfigKey, []byte, bool) {
+	n, used, err := core.DecodeShortU16(data)
+	if err != nil {
+		return nil, nil, false
+	}
+	r := layout{b: data, off: used}
+	keys := make([]ConfigKey, 0, min(int(n), len(data)/33))
+	for range n {
+		keys = append(keys, ConfigKey{Pubkey: r.pubkey(), Signer: r.boolean()})
+		if r.bad {
+			return nil, nil, false
+		}
+	}
+	return keys, data[r.off:], true
+}
+
+// parseConfig is the reference's parse_config: the stake config at its address, or a validator-info account
+// (first key Va1idator1nfo…, data a JSON string shown as the JSON value it holds); other config accounts are
+// not parsable.
+func parseConfig(pubkey core.Pubkey, data []byte, _ Lookup) (any, error) {
+	keys, rest, ok := decodeConfigKeys(data)
+	if !ok {
+		return nil, errNotConfig
+	}
+	if pubkey == core.StakeConfigID {
+		r := layout{b: rest}
+		rate := math.Float64frombits(r.u64())
+		penalty := r.u8()
+		if r.bad {
+			return nil, errNotConfig
+		}
+		return typed("stakeConfig", map[string]any{"warmupCooldownRate": Float64(rate), "slashPenalty": penalty}), nil
+	}
+	if len(keys) == 0 || keys[0].Pubkey != ValidatorInfoID {
+		return nil, errNotConfig
+	}
+	r := layout{b: rest}
+	n := r.u64()
+	if r.bad || n > uint64(len(rest)-r.off) {
+		return nil, errNotConfig
+	}
+	text := r.take(int(n))
+	if !utf8.Valid(text) {
+		return nil, errNotConfig
+	}
+	value, ok := serdeJSONValue(text)
+	if !ok {
+		return nil, errNotConfig
+	}
+	uiKeys := make([]any, len(keys))
+	for i, k := range keys {
+		uiKeys[i] = map[string]any{"pubkey": k.Pubkey.String(), "signer": k.Signer}
+	}
+	return typed("validatorInfo", map[string]any{"keys": uiKeys, "configData": value}), nil
+}
+
+// serdeJSONValue parses text as serde_json::Value would and returns a value that marshals as serde_json writes
+// it back: object keys sorted, integers that fit i64/u64 kept, other numbers as f64 (2.0 stays 2.0).
+func serdeJSONValue(text []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err == nil { // trailing data
+		return nil, false
+	}
+	return serdeNumbers(v), true
+}
+
+func serdeNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = serdeNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = serdeNumbers(e)
+		}
+	case json.Number:
+		s := string(x)
+		if !strings.ContainsAny(s, ".eE") {
+			if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return x
+			}
+			if _, err := strconv.ParseUint(s, 10, 64); err == nil {
+				return x
+			}
+		}
+		f, _ := strconv.ParseFloat(s, 64)
+		return Float64(f)
+	}
+	return v
+}
