@@ -6,8 +6,6 @@ import (
 	"ledgerd/generated/rpcapi"
 )
 
-// The methods below belong to later issues (subscriptions, programs, cluster). Until each lands it answers
-// -32601 "Method not available yet: <method>", so a client sees clearly what is missing.
 
 func (s *Server) GetInflationGovernor(ctx context.Context, p *rpcapi.GetInflationGovernorParams) (r rpcapi.GetInflationGovernorResult, err error) {
 	return r, rpcapi.NewMethodNotAvailableError("getInflationGovernor")
@@ -21,16 +19,16 @@ func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationR
 	return r, rpcapi.NewMethodNotAvailableError("getInflationReward")
 }
 
-func (s *Server) GetClusterNodes(ctx context.Context) (r rpcapi.GetClusterNodesResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getClusterNodes")
+func (s *Server) GetStakeActivation(ctx context.Context, p *rpcapi.GetStakeActivationParams) (r rpcapi.GetStakeActivationResult, err error) {
+	return r, rpcapi.NewMethodNotAvailableError("getStakeActivation")
 }
 
-func (s *Server) GetSnapshotSlot(ctx context.Context) (r rpcapi.GetSnapshotSlotResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getSnapshotSlot")
+func (s *Server) GetStakeMinimumDelegation(ctx context.Context, p *rpcapi.GetStakeMinimumDelegationParams) (r rpcapi.GetStakeMinimumDelegationResult, err error) {
+	return r, rpcapi.NewMethodNotAvailableError("getStakeMinimumDelegation")
 }
 
-func (s *Server) GetHighestSnapshotSlot(ctx context.Context) (r rpcapi.GetHighestSnapshotSlotResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getHighestSnapshotSlot")
+func (s *Server) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsParams) (r rpcapi.GetVoteAccountsResult, err error) {
+	return r, rpcapi.NewMethodNotAvailableError("getVoteAccounts")
 }
 
 func (s *Server) GetSlotLeader(ctx context.Context, p *rpcapi.GetSlotLeaderParams) (r rpcapi.GetSlotLeaderResult, err error) {
@@ -51,16 +49,4 @@ func (s *Server) GetBlockCommitment(ctx context.Context, p *rpcapi.GetBlockCommi
 
 func (s *Server) GetBlockProduction(ctx context.Context, p *rpcapi.GetBlockProductionParams) (r rpcapi.GetBlockProductionResult, err error) {
 	return r, rpcapi.NewMethodNotAvailableError("getBlockProduction")
-}
-
-func (s *Server) GetStakeActivation(ctx context.Context, p *rpcapi.GetStakeActivationParams) (r rpcapi.GetStakeActivationResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getStakeActivation")
-}
-
-func (s *Server) GetStakeMinimumDelegation(ctx context.Context, p *rpcapi.GetStakeMinimumDelegationParams) (r rpcapi.GetStakeMinimumDelegationResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getStakeMinimumDelegation")
-}
-
-func (s *Server) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsParams) (r rpcapi.GetVoteAccountsResult, err error) {
-	return r, rpcapi.NewMethodNotAvailableError("getVoteAccounts")
 }
