@@ -14,6 +14,7 @@ import (
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/programs/alt"
+	"ledgerd/impl/programs/ata"
 	"ledgerd/impl/programs/memo"
 	"ledgerd/impl/programs/stake"
 	"ledgerd/impl/programs/system"
@@ -99,6 +100,7 @@ func DefaultPrograms() *runtime.Registry {
 	token.Register(r)
 	vote.Register(r)
 	stake.Register(r)
+	ata.Register(r)
 	return r
 }
 
@@ -294,6 +296,7 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 		{core.MemoV1ProgramID, core.BPFLoaderDeprecatedProgramID, "spl_memo-1.0.0 (native)"},
 		{core.MemoProgramID, core.BPFLoaderProgramID, "spl_memo-3.0.0 (native)"},
 		{core.TokenProgramID, core.BPFLoaderProgramID, "spl_token-3.5.0 (native)"},
+		{core.AssociatedTokenProgramID, core.BPFLoaderProgramID, "spl_associated_token_account-1.1.1 (native)"},
 	} {
 		add(GenesisAccount{Pubkey: p.id, Lamports: rent.MinimumBalance(uint64(len(p.name))), Owner: p.loader,
 			Executable: true, RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(p.name)})

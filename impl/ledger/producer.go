@@ -166,7 +166,7 @@ func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result, preT
 	if keys == nil {
 		keys = tx.Message.AccountKeys
 	}
-	meta.PreTokenBalances, meta.PostTokenBalances = tokenBalances(b, keys, preTokens, res.Writes)
+	meta.PreTokenBalances, meta.PostTokenBalances = tokenBalances(b, &tx.Message, keys, preTokens, res.Writes)
 	b.apply(res.Writes)
 	price := res.Budget.ComputeUnitPrice
 	b.mu.Lock()

@@ -44,7 +44,7 @@ func (r *recordingSource) GetAccount(k core.Pubkey) (runtime.Account, bool) {
 
 // tokenBalances lists the token balances of the transaction's accounts before and after it ran. Accounts are
 // taken in the order of keys; decimals come from the mint as the bank holds it afterwards.
-func tokenBalances(b *Bank, keys []core.Pubkey, pre map[core.Pubkey]runtime.Account, writes []runtime.AccountWrite) (before, after []TokenBalance) {
+func tokenBalances(b *Bank, msg *core.Message, keys []core.Pubkey, pre map[core.Pubkey]runtime.Account, writes []runtime.AccountWrite) (before, after []TokenBalance) {
 	if len(pre) == 0 && len(writes) == 0 {
 		return nil, nil
 	}
@@ -80,7 +80,15 @@ func tokenBalances(b *Bank, keys []core.Pubkey, pre map[core.Pubkey]runtime.Acco
 		return TokenBalance{AccountIndex: uint8(i), Mint: mint, Owner: owner, ProgramID: a.Owner,
 			Amount: binary.LittleEndian.Uint64(a.Data[64:72]), Decimals: dec}, true
 	}
+	// Like the reference, the programs a transaction invokes are not token accounts of it.
+	invoked := map[int]bool{}
+	for _, ix := range msg.Instructions {
+		invoked[int(ix.ProgramIDIndex)] = true
+	}
 	for i, k := range keys {
+		if invoked[i] {
+			continue
+		}
 		if a, ok := pre[k]; ok {
 			if tb, ok := balance(i, a); ok {
 				before = append(before, tb)
