@@ -42,6 +42,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	airdropCapSOL := fs.Uint64("airdrop-cap-sol", 10_000, "largest requestAirdrop, in SOL")
 	fs.Uint64Var(&cfg.Genesis.SlotsPerEpoch, "slots-per-epoch", 432_000, "slots per epoch (new ledgers only; at least 32)")
 	fs.BoolVar(&cfg.Genesis.Warmup, "warmup-epochs", false, "start with short epochs that double up to --slots-per-epoch (new ledgers only)")
+	// On by default (the reference needs --rpc-pubsub-enable-*-subscription); =false turns one off (-32601).
+	blockSubs := fs.Bool("rpc-pubsub-enable-block-subscription", true, "serve blockSubscribe (unstable)")
+	voteSubs := fs.Bool("rpc-pubsub-enable-vote-subscription", true, "serve voteSubscribe (unstable)")
+	slotsUpdatesSubs := fs.Bool("rpc-pubsub-enable-slots-updates-subscription", true, "serve slotsUpdatesSubscribe (unstable)")
 	fs.String("account", "", "ADDRESS FILE.json: start a new ledger with the account in FILE (the JSON of `solana account --output json`) at ADDRESS; repeatable")
 	args, accounts, err := takeAccountFlags(args)
 	if err != nil {
@@ -56,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	cfg.FinalityDepth, cfg.FinalityDepthZero = *depth, *depth == 0
 	cfg.Genesis.FaucetLamports = *faucetSOL * ledger.LamportsPerSOL
 	cfg.AirdropCap = *airdropCapSOL * ledger.LamportsPerSOL
+	cfg.PubSub.DisableBlock, cfg.PubSub.DisableVote, cfg.PubSub.DisableSlotsUpdates = !*blockSubs, !*voteSubs, !*slotsUpdatesSubs
 	for _, pair := range accounts {
 		a, err := ledger.LoadAccountFile(pair[0], pair[1])
 		if err != nil {

@@ -19,7 +19,8 @@ var tokenCases = group(
 	// getTokenLargestAccounts
 	ok("getTokenLargestAccounts", `["{{mint}}"]`, contains("value", "address", "{{tokenAccount}}")),
 	badKeys("getTokenLargestAccounts", `["%s"]`),
-	bad("getTokenLargestAccounts", `["{{wallet}}"]`, -32602, "Invalid param: not a Token mint"),
+	// The reference unpacks the mint without checking its owner first (get_mint_decimals).
+	bad("getTokenLargestAccounts", `["{{wallet}}"]`, -32602, "Invalid param: Token mint could not be unpacked"),
 
 	// getTokenAccountsByOwner
 	ok("getTokenAccountsByOwner", `["{{fresh}}",{"programId":"{{tokenProgram}}"}]`, value(`[]`)).named("an owner without token accounts"),

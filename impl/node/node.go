@@ -12,9 +12,11 @@ import (
 	"strconv"
 	"time"
 
+	"ledgerd/generated/docs"
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/jsonrpc"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/pubsub"
 	"ledgerd/impl/rpc"
 )
 
@@ -34,6 +36,11 @@ type Config struct {
 	FinalityDepthZero bool
 	AirdropCap        uint64
 	Genesis           ledger.GenesisOptions
+	// Now is the ledger's clock (tests that need reproducible block times); default time.Now.
+	Now func() time.Time
+
+	// PubSub configures the subscriptions (limits, and which unstable ones are off).
+	PubSub pubsub.Config
 }
 
 // Defaults fills the zero fields with the reference node's defaults.
@@ -56,6 +63,7 @@ func (c *Config) Defaults() {
 type Node struct {
 	Genesis *ledger.Genesis
 	Ledger  *ledger.Ledger
+	PubSub  *pubsub.Hub
 	HTTPURL string
 	WSURL   string
 
@@ -72,7 +80,7 @@ func Start(cfg Config) (*Node, error) {
 	l, err := ledger.Open(ledger.Config{
 		Dir: cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
-		Logger: cfg.Logger,
+		Logger: cfg.Logger, Now: cfg.Now,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening ledger %s: %w", cfg.LedgerDir, err)
@@ -80,25 +88,33 @@ func Start(cfg Config) (*Node, error) {
 	g := l.Genesis
 	health := func() string { return "ok" }
 	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(), Health: health, Ledger: l})
-	d := &rpcapi.Dispatcher{Handler: handler}
+	if cfg.PubSub.Logger == nil {
+		cfg.PubSub.Logger = cfg.Logger
+	}
+	hub := pubsub.New(l, cfg.PubSub)
+	l.OnEvent(hub.OnEvent)
+	handler.SetPubSub(hub)
+	d := &rpcapi.Dispatcher{Handler: handler, Disabled: cfg.PubSub.DisabledMethods()}
 	doc := []byte(rpcapi.OpenRPCDocument)
 
 	httpLn, err := listen(cfg.BindAddress, cfg.RPCPort)
 	if err != nil {
 		l.Close()
+		hub.Close()
 		return nil, err
 	}
 	wsLn, err := listen(cfg.BindAddress, cfg.WSPort)
 	if err != nil {
 		httpLn.Close()
 		l.Close()
+		hub.Close()
 		return nil, err
 	}
-	n := &Node{Genesis: g, Ledger: l, log: cfg.Logger, done: make(chan error, 2)}
+	n := &Node{Genesis: g, Ledger: l, PubSub: hub, log: cfg.Logger, done: make(chan error, 2)}
 	n.HTTPURL = "http://" + httpLn.Addr().String()
 	n.WSURL = "ws://" + wsLn.Addr().String()
 	n.httpSrv = jsonrpc.NewHTTPServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
-		MaxBodyBytes: cfg.MaxBodyBytes, Health: health, OpenRPC: doc, Logger: cfg.Logger,
+		MaxBodyBytes: cfg.MaxBodyBytes, Health: health, OpenRPC: doc, Docs: docs.HTML, Logger: cfg.Logger,
 	}))
 	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{OpenRPC: doc, Logger: cfg.Logger})
 	n.wsSrv = jsonrpc.NewHTTPServer(wsLn.Addr().String(), n.wsHandle)
@@ -141,5 +157,6 @@ func (n *Node) Close(ctx context.Context) error {
 	err2 := n.wsHandle.Shutdown(ctx)
 	err3 := n.wsSrv.Shutdown(ctx)
 	err4 := n.Ledger.Close()
+	n.PubSub.Close() // after the ledger: no more events
 	return errors.Join(err1, err2, err3, err4)
 }

@@ -98,10 +98,10 @@ func TestVersionHealthAndPendingMethods(t *testing.T) {
 	}
 
 	// A method of a later issue says so, by name.
-	_, err = c.GetSlot(ctx, &rpcapi.GetSlotParams{})
+	_, err = c.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{})
 	var rerr *rpcapi.Error
-	if !errors.As(err, &rerr) || rerr.Code != -32601 || !strings.Contains(rerr.Message, "getSlot") {
-		t.Errorf("getSlot error = %v", err)
+	if !errors.As(err, &rerr) || rerr.Code != -32601 || !strings.Contains(rerr.Message, "getVoteAccounts") {
+		t.Errorf("getVoteAccounts error = %v", err)
 	}
 
 	// The OpenRPC document is served and lists every method of the table.

@@ -7,8 +7,14 @@ package node
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/ledger"
 
 	"ledgerd/impl/jsonrpc/transcript"
 )
@@ -19,8 +25,27 @@ var wsSentinel = transcript.Sentinel{
 	Reply:   `{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found"},"id":"sentinel"}`,
 }
 
+// reproducibleNode starts a node whose replies do not depend on the run: fixed keypairs and genesis time, a
+// clock that stands still, and slots an hour long, so it stays at its first working slot (processed 1, confirmed
+// and finalized 0) for the whole test.
+func reproducibleNode(t *testing.T) *Node {
+	t.Helper()
+	identity, faucet := core.KeypairFromSeed([32]byte{1}), core.KeypairFromSeed([32]byte{2})
+	const genesisTime = 1_700_000_000
+	n, err := Start(Config{
+		LedgerDir: t.TempDir(), RPCPort: -1, WSPort: -1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		SlotDuration: time.Hour,
+		Genesis:      ledger.GenesisOptions{CreationTime: genesisTime, Identity: &identity, Faucet: &faucet},
+		Now:          func() time.Time { return time.Unix(genesisTime, 0) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func TestTranscripts(t *testing.T) {
-	n := startNode(t, t.TempDir(), false)
+	n := reproducibleNode(t)
 	t.Cleanup(func() {
 		if err := n.Close(context.Background()); err != nil {
 			t.Error(err)

@@ -1,0 +1,140 @@
+package suite
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+)
+
+// Accounts: reading accounts, rent, supply and the faucet. {{wallet}} holds the airdrop, {{recipient}} received a
+// transfer, {{fresh}} was never touched. Sysvars are used where a node's own accounts are needed, since every
+// node has them (the Rent sysvar's data starts with lamports_per_byte_year 3480 on a default cluster).
+
+var (
+	rentPrefix = []byte{0x98, 0x0d, 0, 0, 0, 0, 0, 0}
+	tooLong    = encode58(make([]byte, 129)) // a memcmp over the 128-byte limit
+)
+
+const oversized = "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding."
+
+var accountCases = group(
+	// getAccountInfo
+	ok("getAccountInfo", `["{{fresh}}"]`, value(`null`)).named("a missing account is null"),
+	ok("getAccountInfo", `["{{wallet}}"]`, at("value.data", `""`), at("value.owner", `"{{systemProgram}}"`),
+		atLeast("value.lamports", "1"), at("value.space", `0`)).named("default encoding: binary, a bare base-58 string"),
+	ok("getAccountInfo", `["{{wallet}}",{"encoding":"base64","commitment":"confirmed"}]`, at("value.data", `["","base64"]`)),
+	ok("getAccountInfo", `["{{wallet}}",{"encoding":"base58","commitment":"processed"}]`, at("value.data", `["","base58"]`)),
+	ok("getAccountInfo", `["{{wallet}}",{"encoding":"base64+zstd"}]`, at("value.data.1", `"base64+zstd"`)),
+	ok("getAccountInfo", `["{{wallet}}",{"encoding":"jsonParsed"}]`, at("value.data", `["","base64"]`)).
+		named("jsonParsed of a plain wallet falls back to base64"),
+	ok("getAccountInfo", `["{{clockSysvar}}",{"encoding":"jsonParsed"}]`, at("value.data.program", `"sysvar"`),
+		at("value.data.parsed.type", `"clock"`)),
+	ok("getAccountInfo", `["{{clockSysvar}}",{"encoding":"base64","dataSlice":{"offset":8,"length":4}}]`,
+		at("value.space", `40`), dataBytes("value.data.0", 4)),
+	ok("getAccountInfo", `["{{slotHashesSysvar}}",{"encoding":"base58","dataSlice":{"offset":0,"length":16}}]`, dataBytes58("value.data.0", 16)).
+		named("base58 of a large account is fine when the slice is small"),
+	badKeys("getAccountInfo", `["%s"]`),
+	minContextSlot("getAccountInfo", `["{{wallet}}",%s]`),
+	badParams("getAccountInfo", `["{{wallet}}",{"encoding":"hex"}]`),
+	badParams("getAccountInfo", `[]`).named("no params"),
+	bad("getAccountInfo", `["{{slotHashesSysvar}}",{"encoding":"base58"}]`, -32600, oversized),
+
+	// getBalance
+	ok("getBalance", `["{{fresh}}"]`, value(`0`)),
+	ok("getBalance", `["{{wallet}}"]`, atLeast("value", "1")),
+	ok("getBalance", `["{{recipient}}",{"commitment":"confirmed"}]`, atLeast("value", fmt.Sprint(transferLamports))),
+	ok("getBalance", `["{{wallet}}",{"commitment":"processed","minContextSlot":0}]`, atLeast("value", "1")),
+	badKeys("getBalance", `["%s"]`),
+	minContextSlot("getBalance", `["{{wallet}}",%s]`),
+	badCommitment("getBalance", `["{{wallet}}",%s]`),
+	badParams("getBalance", `["{{wallet}}",{},3]`).named("three params"),
+
+	// getMultipleAccounts
+	ok("getMultipleAccounts", `[["{{wallet}}","{{fresh}}"]]`, at("value.0.data", `["","base64"]`), at("value.1", `null`)).
+		named("default encoding base64; a missing account is null"),
+	ok("getMultipleAccounts", `[[]]`, value(`[]`)),
+	ok("getMultipleAccounts", `[["{{clockSysvar}}","{{wallet}}"],{"encoding":"jsonParsed","commitment":"confirmed"}]`,
+		at("value.0.data.program", `"sysvar"`), at("value.1.data", `["","base64"]`)),
+	ok("getMultipleAccounts", "["+repeated("{{fresh}}", 100)+"]", length("value", 100)).named("100 keys, the limit"),
+	bad("getMultipleAccounts", "["+repeated("{{fresh}}", 101)+"]", -32602, "Too many inputs provided; max 100").named("101 keys"),
+	badKeys("getMultipleAccounts", `[["{{wallet}}","%s"]]`),
+	minContextSlot("getMultipleAccounts", `[["{{wallet}}"],%s]`),
+	bad("getMultipleAccounts", `[["{{slotHashesSysvar}}"],{"encoding":"base58"}]`, -32600, oversized),
+
+	// getProgramAccounts (the sysvar owner: small and present on every node)
+	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","dataSlice":{"offset":0,"length":0}}]`,
+		contains("", "pubkey", "{{clockSysvar}}")).named("bare array by default"),
+	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","withContext":true,"dataSlice":{"offset":0,"length":0}}]`,
+		contains("value", "pubkey", "{{clockSysvar}}")).named("withContext wraps the list"),
+	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"dataSize":40}]}]`,
+		contains("", "pubkey", "{{clockSysvar}}")).named("dataSize filter"),
+	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"memcmp":{"offset":0,"bytes":"`+encode58(rentPrefix)+`"}}]}]`,
+		contains("", "pubkey", "{{rentSysvar}}")).named("memcmp filter, base58 bytes"),
+	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"memcmp":{"offset":0,"bytes":"`+base64.StdEncoding.EncodeToString(rentPrefix)+`","encoding":"base64"}}]}]`,
+		contains("", "pubkey", "{{rentSysvar}}")).named("memcmp filter, base64 bytes"),
+	ok("getProgramAccounts", `["{{fresh}}"]`, exact(`[]`)).named("a program owning nothing"),
+	badKeys("getProgramAccounts", `["%s"]`),
+	bad("getProgramAccounts", `["{{sysvarOwner}}",{"filters":[`+strings.Repeat(`{"dataSize":1},`, 4)+`{"dataSize":1}]}]`,
+		-32602, "Too many filters provided; max 4").named("five filters"),
+	bad("getProgramAccounts", `["{{sysvarOwner}}",{"filters":[{"memcmp":{"offset":0,"bytes":"`+tooLong+`"}}]}]`,
+		-32602, "Invalid param: DataTooLarge").named("memcmp bytes over 128"),
+	bad("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base58"}]`, -32600, oversized),
+	minContextSlot("getProgramAccounts", `["{{sysvarOwner}}",%s]`),
+
+	// getMinimumBalanceForRentExemption: (128 + len) × 6960 with the default Rent
+	ok("getMinimumBalanceForRentExemption", `[0]`, exact(`890880`)),
+	ok("getMinimumBalanceForRentExemption", `[165]`, exact(`2039280`)).named("a token account"),
+	ok("getMinimumBalanceForRentExemption", `[82,{"commitment":"confirmed"}]`, exact(`1461600`)).named("a mint"),
+	bad("getMinimumBalanceForRentExemption", `[10485761]`, -32600, "Invalid request").named("over 10 MiB"),
+	badParams("getMinimumBalanceForRentExemption", `[-1]`),
+	badParams("getMinimumBalanceForRentExemption", `["x"]`),
+
+	// getLargestAccounts
+	ok("getLargestAccounts", ``),
+	ok("getLargestAccounts", `[{"filter":"circulating","commitment":"confirmed"}]`),
+	ok("getLargestAccounts", `[{"filter":"nonCirculating"}]`),
+	badParams("getLargestAccounts", `[{"filter":"bogus"}]`),
+	badCommitment("getLargestAccounts", `[%s]`),
+
+	// getSupply
+	ok("getSupply", ``, atLeast("value.total", "1")),
+	ok("getSupply", `[{"excludeNonCirculatingAccountsList":true}]`, at("value.nonCirculatingAccounts", `[]`)),
+	badCommitment("getSupply", `[%s]`),
+	badParams("getSupply", `[{"excludeNonCirculatingAccountsList":"yes"}]`),
+)
+
+// dataBytes: the base64 string at path decodes to n bytes.
+func dataBytes(path string, n int) Check {
+	return where(fmt.Sprintf("%s holds %d bytes", path, n), func(g *Got) error {
+		s, err := g.Str(path)
+		if err != nil {
+			return err
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return fmt.Errorf("%s is not base64: %v", path, err)
+		}
+		if len(b) != n {
+			return fmt.Errorf("%s holds %d bytes, want %d", path, len(b), n)
+		}
+		return nil
+	})
+}
+
+// dataBytes58: the base58 string at path decodes to n bytes.
+func dataBytes58(path string, n int) Check {
+	return where(fmt.Sprintf("%s holds %d bytes", path, n), func(g *Got) error {
+		s, err := g.Str(path)
+		if err != nil {
+			return err
+		}
+		b, err := decode58(s)
+		if err != nil {
+			return fmt.Errorf("%s is not base58: %v", path, err)
+		}
+		if len(b) != n {
+			return fmt.Errorf("%s holds %d bytes, want %d", path, len(b), n)
+		}
+		return nil
+	})
+}

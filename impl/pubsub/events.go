@@ -1,0 +1,292 @@
+package pubsub
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/ledger"
+)
+
+// item is one queued ledger event, or a received signature.
+type item struct {
+	seq uint64
+	at  time.Time // when it happened, for slotsUpdates timestamps
+	ev  ledger.Event
+
+	// A signature sendTransaction received (ev is unused).
+	received bool
+	sig      core.Signature
+	recvSlot uint64
+
+	// SlotFrozen: how many of the slot's transaction events were queued, and whether the rest were dropped
+	// (the worker then catches up from the frozen bank and the stored block).
+	accepted int
+	dropped  bool
+}
+
+// queue hands events from the producer (and sendTransaction) to the worker without ever blocking them.
+type queue struct {
+	mu        sync.Mutex
+	items     []item
+	wake      chan struct{}
+	maxTx     int
+	pendingTx int // transaction and received items queued
+	closed    bool
+
+	// The slot whose transaction events are being queued, as the producer sees it.
+	slot     uint64
+	accepted int
+	dropped  bool
+}
+
+func (q *queue) init(maxTx int) {
+	q.wake = make(chan struct{}, 1)
+	q.maxTx = maxTx
+	q.slot = ^uint64(0)
+}
+
+// OnEvent takes a ledger event (register it with ledger.OnEvent). It runs on the block producer's goroutine and
+// only appends to the worker's queue.
+func (h *Hub) OnEvent(ev ledger.Event) {
+	it := item{at: time.Now(), ev: ev}
+	q := &h.q
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	switch ev.Kind {
+	case ledger.TxProcessed:
+		if ev.Slot != q.slot {
+			q.slot, q.accepted, q.dropped = ev.Slot, 0, false
+		}
+		if q.dropped || q.pendingTx >= q.maxTx {
+			if !q.dropped {
+				h.coalesced.Add(1)
+				h.log.Warn("pubsub: notification queue full; coalescing the slot's transactions into its frozen event",
+					"slot", ev.Slot, "queued", q.pendingTx)
+			}
+			q.dropped = true
+			q.mu.Unlock()
+			return
+		}
+		q.pendingTx++
+		q.accepted++
+	case ledger.SlotFrozen:
+		if ev.Slot == q.slot {
+			it.accepted, it.dropped = q.accepted, q.dropped
+		}
+	}
+	h.push(it)
+	q.mu.Unlock()
+}
+
+// SignatureReceived reports a transaction that sendTransaction accepted, for the subscriptions that asked for
+// "receivedSignature". It never blocks; under overload the notification is dropped.
+func (h *Hub) SignatureReceived(sig core.Signature) {
+	processed, _, _ := h.l.Slots()
+	q := &h.q
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed || q.pendingTx >= q.maxTx {
+		return
+	}
+	q.pendingTx++
+	h.push(item{at: time.Now(), received: true, sig: sig, recvSlot: processed})
+}
+
+// push appends it to the queue and wakes the worker. Caller holds q.mu, so item order is seq order.
+func (h *Hub) push(it item) {
+	it.seq = h.seq.Add(1)
+	h.q.items = append(h.q.items, it)
+	select {
+	case h.q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued items, leaving buf (emptied) as the new queue.
+func (q *queue) take(buf []item) []item {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	items := q.items
+	q.items = buf[:0]
+	for i := range items {
+		if items[i].received || items[i].ev.Kind == ledger.TxProcessed {
+			q.pendingTx--
+		}
+	}
+	return items
+}
+
+func (h *Hub) run() {
+	defer close(h.stopped)
+	defer func() {
+		h.q.mu.Lock()
+		h.q.closed, h.q.items = true, nil
+		h.q.mu.Unlock()
+	}()
+	var buf []item
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-h.q.wake:
+		}
+		items := h.q.take(buf)
+		for i := range items {
+			h.process(&items[i])
+		}
+		clear(items) // let the events' banks and transactions go
+		buf = items[:0]
+	}
+}
+
+// worker is the state of the worker goroutine.
+type worker struct {
+	l    *ledger.Ledger
+	root uint64
+	// records are the frozen slots not yet rooted: what each changed, to notify confirmed and finalized
+	// subscriptions when the slot reaches them.
+	records map[uint64]*slotRecord
+	// written are the accounts the queued transactions of the working slot wrote (notified at processed).
+	written     map[core.Pubkey]struct{}
+	writtenSlot uint64
+}
+
+type slotRecord struct {
+	bank     *ledger.Bank
+	accounts []core.Pubkey
+	info     *ledger.BlockInfo
+}
+
+func (w *worker) init(l *ledger.Ledger) {
+	w.l = l
+	_, _, w.root = l.Slots()
+	w.records = map[uint64]*slotRecord{}
+	w.written = map[core.Pubkey]struct{}{}
+	w.writtenSlot = ^uint64(0)
+}
+
+// process turns one item into notifications. A panic is logged, not fatal: one bad notification must not stop
+// all the others.
+func (h *Hub) process(it *item) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("pubsub: notification worker panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	if it.received {
+		h.onReceived(it)
+		return
+	}
+	switch it.ev.Kind {
+	case ledger.TxProcessed:
+		h.onTransaction(it)
+	case ledger.SlotFrozen:
+		h.onFrozen(it)
+	case ledger.SlotConfirmed:
+		h.onConfirmed(it)
+	case ledger.SlotRooted:
+		h.onRooted(it)
+	case ledger.SlotCreated:
+		h.onCreated(it)
+	}
+}
+
+func (w *worker) startSlot(slot uint64) {
+	if slot != w.writtenSlot {
+		clear(w.written)
+		w.writtenSlot = slot
+	}
+}
+
+// onTransaction notifies the processed subscriptions of a transaction executed into the working bank.
+func (h *Hub) onTransaction(it *item) {
+	ev := it.ev
+	h.w.startSlot(ev.Slot)
+	for _, wr := range ev.Result.Writes {
+		h.w.written[wr.Pubkey] = struct{}{}
+	}
+	h.notifyWrites(it.seq, ev.Slot, ev.Bank, ev.Result.Writes)
+	keys := ev.Result.AccountKeys
+	if keys == nil {
+		keys = ev.Tx.Message.AccountKeys
+	}
+	h.notifyOutcome(it.seq, ev.Slot, ledger.Processed, ev.Tx, keys, ev.Result.Err, ev.Result.Logs)
+}
+
+// onFrozen records what the slot changed, for its confirmed and finalized notifications, and catches up the
+// processed subscriptions on what no queued transaction event showed: writes outside transactions (the
+// leader's fee reward), and everything of a slot whose transaction events were coalesced.
+func (h *Hub) onFrozen(it *item) {
+	ev := it.ev
+	w := &h.w
+	w.records[ev.Slot] = &slotRecord{bank: ev.Bank, accounts: ev.Accounts, info: ev.Block}
+	w.startSlot(ev.Slot)
+	var missed []core.Pubkey
+	for _, k := range ev.Accounts {
+		if _, seen := w.written[k]; !seen || it.dropped {
+			missed = append(missed, k)
+		}
+	}
+	clear(w.written)
+	h.notifyAccounts(it.seq, ev.Slot, ev.Bank, ledger.Processed, missed)
+	if it.dropped && ev.Block != nil && it.accepted < len(ev.Block.Signatures) {
+		txs, err := h.l.BlockTransactions(ev.Block)
+		if err != nil {
+			h.log.Error("pubsub: reading the transactions of a coalesced slot", "slot", ev.Slot, "err", err)
+		} else {
+			for _, rec := range txs[min(it.accepted, len(txs)):] {
+				h.notifyOutcome(it.seq, ev.Slot, ledger.Processed, rec.Tx,
+					rec.Tx.Message.FullAccountKeys(rec.Meta.LoadedAddresses), rec.Meta.Err, rec.Meta.Logs)
+			}
+		}
+	}
+	h.slotUpdate(it, "completed", ev.Slot, nil, nil)
+	if ev.Block != nil {
+		h.slotUpdate(it, "frozen", ev.Slot, nil, frozenStats(ev.Block))
+	}
+}
+
+func (h *Hub) onConfirmed(it *item) {
+	if rec := h.w.records[it.ev.Slot]; rec != nil {
+		h.reach(it.seq, it.ev.Slot, ledger.Confirmed, rec)
+	}
+	h.slotUpdate(it, "optimisticConfirmation", it.ev.Slot, nil, nil)
+}
+
+func (h *Hub) onRooted(it *item) {
+	slot := it.ev.Slot
+	w := &h.w
+	if rec := w.records[slot]; rec != nil {
+		h.reach(it.seq, slot, ledger.Finalized, rec)
+	} else if info, found, err := h.l.Block(slot, ledger.Finalized); err == nil && found {
+		// A slot frozen before the node (re)started: its block is stored; what it changed is not known.
+		h.notifyBlock(it.seq, slot, ledger.Finalized, &slotRecord{info: info})
+	}
+	for s := range w.records {
+		if s <= slot {
+			delete(w.records, s)
+		}
+	}
+	w.root = max(w.root, slot)
+	h.broadcast(it.seq, func() subList { return h.roots }, slot)
+	h.slotUpdate(it, "root", slot, nil, nil)
+}
+
+func (h *Hub) onCreated(it *item) {
+	ev := it.ev
+	h.broadcast(it.seq, func() subList { return h.slots }, slotInfo(ev.Parent, h.w.root, ev.Slot))
+	parent := ev.Parent
+	h.slotUpdate(it, "createdBank", ev.Slot, &parent, nil)
+}
+
+// reach notifies the subscriptions at commitment c of a slot that reached it.
+func (h *Hub) reach(seq, slot uint64, c ledger.Commitment, rec *slotRecord) {
+	h.notifyAccounts(seq, slot, rec.bank, c, rec.accounts)
+	h.notifyBlock(seq, slot, c, rec)
+}

@@ -1,0 +1,197 @@
+package pubsub
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/core"
+	"ledgerd/impl/encoding"
+	"ledgerd/impl/ledger"
+)
+
+// The subscribe calls below take the generated params, already validated by the dispatcher, apply the
+// reference's defaults, and register the subscription for conn. Two subscriptions share an id when their
+// method and parameters are the same after the defaults are applied (the reference compares its parsed
+// params the same way). minContextSlot is accepted and ignored, as in the reference.
+
+// Account subscribes to one account (accountNotification). Default encoding binary, commitment finalized.
+func (h *Hub) Account(c Conn, p *rpcapi.AccountSubscribeParams) (uint64, error) {
+	pk, err := core.ParsePubkey(p.Pubkey)
+	if err != nil {
+		return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid pubkey provided")
+	}
+	s := &sub{kind: kindAccount, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized}
+	if cfg := p.Config; cfg != nil {
+		s.commitment = commitmentOf(cfg.Commitment)
+		if cfg.Encoding != nil {
+			s.encoding = *cfg.Encoding
+		}
+		s.slice = copySlice(cfg.DataSlice)
+	}
+	s.key = key(s.kind, pk.String(), s.encoding, sliceKey(s.slice), s.commitment.String())
+	return h.add(c, s)
+}
+
+// Program subscribes to the accounts owned by a program (programNotification). match is the compiled filter
+// list (nil keeps every account): the caller compiles it as getProgramAccounts does, so both share the checks
+// and their error texts.
+func (h *Hub) Program(c Conn, p *rpcapi.ProgramSubscribeParams, match func(data []byte) bool) (uint64, error) {
+	pk, err := core.ParsePubkey(p.ProgramId)
+	if err != nil {
+		return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid pubkey provided")
+	}
+	s := &sub{kind: kindProgram, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized, match: match}
+	filters := ""
+	if cfg := p.Config; cfg != nil {
+		s.commitment = commitmentOf(cfg.Commitment)
+		if cfg.Encoding != nil {
+			s.encoding = *cfg.Encoding
+		}
+		s.slice = copySlice(cfg.DataSlice)
+		if cfg.Filters != nil && len(*cfg.Filters) > 0 {
+			b, err := json.Marshal(*cfg.Filters)
+			if err != nil {
+				return 0, rpcapi.NewInvalidParamsError("Invalid params: " + err.Error())
+			}
+			filters = string(b)
+		}
+	}
+	// withContext is left out of the key: notifications are wrapped either way.
+	s.key = key(s.kind, pk.String(), s.encoding, sliceKey(s.slice), s.commitment.String(), filters)
+	return h.add(c, s)
+}
+
+// Logs subscribes to the logs of processed transactions (logsNotification).
+func (h *Hub) Logs(c Conn, p *rpcapi.LogsSubscribeParams) (uint64, error) {
+	s := &sub{kind: kindLogs, commitment: ledger.Finalized}
+	if p.Config != nil {
+		s.commitment = commitmentOf(p.Config.Commitment)
+	}
+	var filter string
+	switch f := p.Filter; {
+	case f.Mentions != nil:
+		if len(f.Mentions.Mentions) != 1 {
+			return 0, rpcapi.NewInvalidParamsError("Invalid Request: Only 1 address supported")
+		}
+		pk, err := core.ParsePubkey(f.Mentions.Mentions[0])
+		if err != nil {
+			return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid mentions provided")
+		}
+		s.logs, s.pubkey, filter = logsMentions, pk, "mentions:"+pk.String()
+	case f.All != nil && *f.All == "allWithVotes":
+		s.logs, filter = logsAllWithVotes, *f.All
+	default:
+		s.logs, filter = logsAll, "all"
+	}
+	s.key = key(s.kind, filter, s.commitment.String())
+	return h.add(c, s)
+}
+
+// Signature subscribes to the outcome of one transaction (signatureNotification). The node removes the
+// subscription after its processed notification.
+func (h *Hub) Signature(c Conn, p *rpcapi.SignatureSubscribeParams) (uint64, error) {
+	sig, err := core.ParseSignature(p.Signature)
+	if err != nil {
+		return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid signature provided")
+	}
+	s := &sub{kind: kindSignature, sig: sig, commitment: ledger.Finalized}
+	if cfg := p.Config; cfg != nil {
+		s.commitment = commitmentOf(cfg.Commitment)
+		s.received = cfg.EnableReceivedNotification != nil && *cfg.EnableReceivedNotification
+	}
+	s.key = key(s.kind, sig.String(), s.commitment.String(), strconv.FormatBool(s.received))
+	return h.add(c, s)
+}
+
+// Slot subscribes to the creation of banks (slotNotification).
+func (h *Hub) Slot(c Conn) (uint64, error) { return h.add(c, &sub{kind: kindSlot, key: key(kindSlot)}) }
+
+// SlotsUpdates subscribes to the stages of every slot (slotsUpdatesNotification).
+func (h *Hub) SlotsUpdates(c Conn) (uint64, error) {
+	return h.add(c, &sub{kind: kindSlotsUpdates, key: key(kindSlotsUpdates)})
+}
+
+// Root subscribes to new roots (rootNotification).
+func (h *Hub) Root(c Conn) (uint64, error) { return h.add(c, &sub{kind: kindRoot, key: key(kindRoot)}) }
+
+// Vote subscribes to votes (voteNotification). The node casts no votes yet, so none is sent.
+func (h *Hub) Vote(c Conn) (uint64, error) { return h.add(c, &sub{kind: kindVote, key: key(kindVote)}) }
+
+// blockOptions is how a block subscription wants its blocks.
+type blockOptions struct {
+	mentions    *core.Pubkey
+	encoding    string
+	details     string
+	showRewards bool
+	maxVersion  *uint8
+}
+
+// Block subscribes to blocks reaching confirmed or finalized (blockNotification). Defaults as the reference:
+// encoding base64, transactionDetails full, showRewards false, commitment finalized.
+func (h *Hub) Block(c Conn, p *rpcapi.BlockSubscribeParams) (uint64, error) {
+	o := &blockOptions{encoding: rpcapi.TransactionEncodingBase64, details: rpcapi.TransactionDetailsFull}
+	s := &sub{kind: kindBlock, commitment: ledger.Finalized, block: o}
+	filter := "all"
+	if m := p.Filter.MentionsAccountOrProgram; m != nil {
+		pk, err := core.ParsePubkey(m.MentionsAccountOrProgram)
+		if err != nil {
+			return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid mentions_account_or_program provided")
+		}
+		o.mentions, filter = &pk, "mentions:"+pk.String()
+	}
+	if cfg := p.Config; cfg != nil {
+		s.commitment = commitmentOf(cfg.Commitment)
+		if cfg.Encoding != nil {
+			o.encoding = *cfg.Encoding
+		}
+		if cfg.TransactionDetails != nil {
+			o.details = *cfg.TransactionDetails
+		}
+		o.showRewards = cfg.ShowRewards != nil && *cfg.ShowRewards
+		if v := cfg.MaxSupportedTransactionVersion; v != nil {
+			n := *v
+			o.maxVersion = &n
+		}
+	}
+	if s.commitment == ledger.Processed {
+		return 0, rpcapi.NewUnsupportedCommitmentError()
+	}
+	maxVersion := "none"
+	if o.maxVersion != nil {
+		maxVersion = strconv.Itoa(int(*o.maxVersion))
+	}
+	s.key = key(s.kind, filter, s.commitment.String(), o.encoding, o.details, strconv.FormatBool(o.showRewards), maxVersion)
+	return h.add(c, s)
+}
+
+// commitmentOf reads an optional commitment; the default is finalized.
+func commitmentOf(c *rpcapi.Commitment) ledger.Commitment {
+	if c == nil {
+		return ledger.Finalized
+	}
+	if level, ok := ledger.ParseCommitment(*c); ok {
+		return level
+	}
+	return ledger.Finalized
+}
+
+func key(k kind, parts ...string) string {
+	return subscribeMethods[k] + "\x00" + strings.Join(parts, "\x00")
+}
+
+func sliceKey(s *rpcapi.DataSlice) string {
+	if s == nil {
+		return "-"
+	}
+	return strconv.FormatUint(s.Offset, 10) + ":" + strconv.FormatUint(s.Length, 10)
+}
+
+func copySlice(s *rpcapi.DataSlice) *rpcapi.DataSlice {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	return &c
+}
