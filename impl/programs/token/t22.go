@@ -529,7 +529,8 @@ func (e *exec) transfer2022(amount uint64, mode transferMode) error {
 		return tokenErr(MintRequiredForTransfer)
 	}
 	if mode.withFee && fee != mode.fee {
-		e.ctx.ProgramLog("Calculated fee " + strconv.FormatUint(fee, 10) + ", received " + strconv.FormatUint(mode.fee, 10))
+		// The real program passes this text to msg! as a single string, so the braces are logged as they are.
+		e.ctx.ProgramLog("Calculated fee {calculated_fee}, received {fee}")
 		return tokenErr(FeeMismatch)
 	}
 	selfTransfer := src.key == dst.key

@@ -346,7 +346,7 @@ func TestTransferFee(t *testing.T) {
 	wantCode(t, h.exec([]core.Instruction{token.Transfer(t22, a, b, alice.PublicKey(), nil, 1000)}, alice),
 		custom(0, token.MintRequiredForTransfer), "Mint required for this account to transfer tokens, use `transfer_checked` or `transfer_checked_with_fee`")
 	wantCode(t, h.exec([]core.Instruction{token.TransferCheckedWithFee(a, m, b, alice.PublicKey(), nil, 1000, 2, 5)}, alice),
-		custom(0, token.FeeMismatch), "Calculated fee 10, received 5")
+		custom(0, token.FeeMismatch), "Calculated fee {calculated_fee}, received {fee}")
 	res := h.ok([]core.Instruction{token.TransferCheckedWithFee(a, m, b, alice.PublicKey(), nil, 1000, 2, 10)}, alice)
 	units := token.ComputeUnits(t22, []byte{byte(token.KindTransferFeeExtension), 1})
 	runtimetest.WantLogs(t, res, programLogs(token22ID, units, 200_000, "", "TransferFeeInstruction: TransferCheckedWithFee")...)
