@@ -14,10 +14,12 @@ import (
 
 	"ledgerd/generated/docs"
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/health"
 	"ledgerd/impl/jsonrpc"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/pubsub"
 	"ledgerd/impl/rpc"
+	"ledgerd/impl/snapshot"
 )
 
 // Config is what a node is started with; the zero value of each field means the reference default.
@@ -41,6 +43,15 @@ type Config struct {
 
 	// PubSub configures the subscriptions (limits, and which unstable ones are off).
 	PubSub pubsub.Config
+
+	// Snapshots configures the snapshots taken under <LedgerDir>/snapshots (LedgerDir is filled in);
+	// NoSnapshots takes none. FromSnapshot starts the ledger directory as a copy of a snapshot, or of the newest
+	// in a directory of snapshots (with Reset, replacing an existing ledger directory).
+	Snapshots    snapshot.Config
+	NoSnapshots  bool
+	FromSnapshot string
+	// Health names the known validators and the peers polled for their slots (Slot is filled in).
+	Health health.Config
 }
 
 // Defaults fills the zero fields with the reference node's defaults.
@@ -67,6 +78,7 @@ type Node struct {
 	HTTPURL string
 	WSURL   string
 
+	cluster  *clusterParts
 	log      *slog.Logger
 	httpSrv  *http.Server
 	wsSrv    *http.Server
@@ -77,6 +89,9 @@ type Node struct {
 // Start opens the ledger and starts serving.
 func Start(cfg Config) (*Node, error) {
 	cfg.Defaults()
+	if err := prepareCluster(&cfg); err != nil {
+		return nil, err
+	}
 	l, err := ledger.Open(ledger.Config{
 		Dir: cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
@@ -86,8 +101,13 @@ func Start(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("opening ledger %s: %w", cfg.LedgerDir, err)
 	}
 	g := l.Genesis
-	health := func() string { return "ok" }
-	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(), Health: health, Ledger: l})
+	parts, err := startCluster(&cfg, l)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(),
+		Health: parts.monitor.Check, Ledger: l, Cluster: parts.info})
 	if cfg.PubSub.Logger == nil {
 		cfg.PubSub.Logger = cfg.Logger
 	}
@@ -99,6 +119,7 @@ func Start(cfg Config) (*Node, error) {
 
 	httpLn, err := listen(cfg.BindAddress, cfg.RPCPort)
 	if err != nil {
+		parts.close()
 		l.Close()
 		hub.Close()
 		return nil, err
@@ -106,15 +127,17 @@ func Start(cfg Config) (*Node, error) {
 	wsLn, err := listen(cfg.BindAddress, cfg.WSPort)
 	if err != nil {
 		httpLn.Close()
+		parts.close()
 		l.Close()
 		hub.Close()
 		return nil, err
 	}
-	n := &Node{Genesis: g, Ledger: l, PubSub: hub, log: cfg.Logger, done: make(chan error, 2)}
+	n := &Node{Genesis: g, Ledger: l, PubSub: hub, cluster: parts, log: cfg.Logger, done: make(chan error, 2)}
+	parts.info.RPCAddr, parts.info.PubSubAddr = httpLn.Addr().String(), wsLn.Addr().String()
 	n.HTTPURL = "http://" + httpLn.Addr().String()
 	n.WSURL = "ws://" + wsLn.Addr().String()
 	n.httpSrv = jsonrpc.NewHTTPServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
-		MaxBodyBytes: cfg.MaxBodyBytes, Health: health, OpenRPC: doc, Docs: docs.HTML, Logger: cfg.Logger,
+		MaxBodyBytes: cfg.MaxBodyBytes, Health: parts.monitor.Status, OpenRPC: doc, Docs: docs.HTML, Logger: cfg.Logger,
 	}))
 	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{OpenRPC: doc, Logger: cfg.Logger})
 	n.wsSrv = jsonrpc.NewHTTPServer(wsLn.Addr().String(), n.wsHandle)
@@ -156,6 +179,7 @@ func (n *Node) Close(ctx context.Context) error {
 	err1 := n.httpSrv.Shutdown(ctx)
 	err2 := n.wsHandle.Shutdown(ctx)
 	err3 := n.wsSrv.Shutdown(ctx)
+	n.cluster.close() // before the ledger: a snapshot being written reads its store
 	err4 := n.Ledger.Close()
 	n.PubSub.Close() // after the ledger: no more events
 	return errors.Join(err1, err2, err3, err4)

@@ -217,6 +217,7 @@ func (h *Hub) onTransaction(it *item) {
 		keys = ev.Tx.Message.AccountKeys
 	}
 	h.notifyOutcome(it.seq, ev.Slot, ledger.Processed, ev.Tx, keys, ev.Result.Err, ev.Result.Logs)
+	h.notifyVote(it.seq, ev)
 }
 
 // onFrozen records what the slot changed, for its confirmed and finalized notifications, and catches up the

@@ -116,7 +116,7 @@ func (h *Hub) SlotsUpdates(c Conn) (uint64, error) {
 // Root subscribes to new roots (rootNotification).
 func (h *Hub) Root(c Conn) (uint64, error) { return h.add(c, &sub{kind: kindRoot, key: key(kindRoot)}) }
 
-// Vote subscribes to votes (voteNotification). The node casts no votes yet, so none is sent.
+// Vote subscribes to votes (voteNotification): the node's own, one per slot, as they execute.
 func (h *Hub) Vote(c Conn) (uint64, error) { return h.add(c, &sub{kind: kindVote, key: key(kindVote)}) }
 
 // blockOptions is how a block subscription wants its blocks.

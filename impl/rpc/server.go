@@ -7,6 +7,7 @@ import (
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/pubsub"
 )
 
 // Version is the node-core version ledgerd reports. It follows the reference release line whose behaviour ledgerd
@@ -19,16 +20,20 @@ const FeatureSet uint32 = 3271415109
 
 // Node is what the handler needs from the running node.
 type Node struct {
-	Identity    string        // base58 identity pubkey
-	GenesisHash string        // base58 genesis hash
-	Health      func() string // "ok", "behind" or "unknown"
-	Ledger      *ledger.Ledger
+	Identity    string // base58 identity pubkey
+	GenesisHash string // base58 genesis hash
+	// Health returns "ok", "behind" (with how many slots) or "unknown"; nil is always ok.
+	Health func() (status string, numSlotsBehind uint64)
+	Ledger *ledger.Ledger
+	// Cluster serves getClusterNodes and the snapshot methods (cluster.go); nil: this node alone, no snapshot.
+	Cluster *Cluster
 }
 
 // Server implements rpcapi.Handler.
 type Server struct {
 	node   Node
 	ledger *ledger.Ledger
+	hub    *pubsub.Hub // subscriptions; nil answers -32601
 }
 
 var _ rpcapi.Handler = (*Server)(nil)
@@ -50,13 +55,8 @@ func (s *Server) GetGenesisHash(ctx context.Context) (rpcapi.GetGenesisHashResul
 
 // GetHealth answers "ok", or -32005 as the reference does when the node is behind or its state is unknown.
 func (s *Server) GetHealth(ctx context.Context) (rpcapi.GetHealthResult, error) {
-	if s.node.Health == nil {
-		return "ok", nil
+	if err := s.healthError(); err != nil {
+		return "", err
 	}
-	switch s.node.Health() {
-	case "ok":
-		return "ok", nil
-	default:
-		return "", rpcapi.NewNodeUnhealthyError()
-	}
+	return "ok", nil
 }

@@ -483,9 +483,13 @@ func TestBlockSubscribe(t *testing.T) {
 	if code, _ := rpcCode(err); code != -32602 {
 		t.Errorf("processed block subscription: %v", err)
 	}
-	// voteSubscribe is accepted; the node casts no votes yet.
+	// The node votes for every slot: its votes are relayed with the vote account, the tower's slots and the
+	// voted hash.
 	votes := must(ws.VoteSubscribe(ctx))
-	quiet(t, votes, 5*testSlot)
+	v := next(t, votes, func(v rpcapi.RpcVote) bool { return len(v.Slots) > 0 })
+	if v.VotePubkey != n.Ledger.VoteAccount().String() || v.Hash == "" || v.Signature == "" || v.Timestamp == nil {
+		t.Errorf("vote notification %+v", v)
+	}
 }
 
 // The unstable subscriptions answer -32601 when turned off.

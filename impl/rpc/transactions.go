@@ -153,14 +153,15 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 		if !verified {
 			return "", rpcapi.NewTransactionSignatureVerificationFailureError()
 		}
-		if s.node.Health != nil && s.node.Health() != "ok" {
-			return "", rpcapi.NewNodeUnhealthyError()
+		if err := s.healthError(); err != nil {
+			return "", err
 		}
 		if res := s.ledger.Simulate(bank, tx, false).Result; res.Err != nil {
 			return "", rpcapi.NewSendTransactionPreflightFailureError(res.Err.Error(), simulationValue(res))
 		}
 	}
 	if verified {
+		s.signatureReceived(tx.Signature())
 		if _, err := s.ledger.Execute(ctx, tx); err != nil {
 			return "", err
 		}

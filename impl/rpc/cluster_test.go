@@ -1,0 +1,105 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/health"
+)
+
+func TestHealthErrors(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t)
+	tests := []struct {
+		status string
+		behind uint64
+		want   string // the error as JSON; "" for ok
+	}{
+		{health.OK, 0, ""},
+		{health.Behind, 42, `{"code":-32005,"message":"Node is behind by 42 slots","data":{"numSlotsBehind":42}}`},
+		{health.Unknown, 0, `{"code":-32005,"message":"Node is unhealthy","data":{"numSlotsBehind":null}}`},
+	}
+	for _, tt := range tests {
+		s.node.Health = func() (string, uint64) { return tt.status, tt.behind }
+		got, err := s.GetHealth(context.Background())
+		if tt.want == "" {
+			if err != nil || got != "ok" {
+				t.Errorf("%s: getHealth = %q, %v", tt.status, got, err)
+			}
+			continue
+		}
+		e, ok := rpcapi.AsError(err)
+		if !ok {
+			t.Fatalf("%s: getHealth error %v is not an rpcapi.Error", tt.status, err)
+		}
+		if b, _ := json.Marshal(e); string(b) != tt.want {
+			t.Errorf("%s: getHealth error %s, want %s", tt.status, b, tt.want)
+		}
+	}
+}
+
+func TestSnapshotSlots(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t)
+	ctx := context.Background()
+	noSnapshot := func(err error) bool {
+		e, ok := rpcapi.AsError(err)
+		return ok && e.Code == -32008 && e.Message == "No snapshot"
+	}
+
+	// No cluster, then a cluster without snapshots yet.
+	for _, c := range []*Cluster{nil, {Snapshots: func() (uint64, *uint64, bool) { return 0, nil, false }}} {
+		s.node.Cluster = c
+		if _, err := s.GetHighestSnapshotSlot(ctx); !noSnapshot(err) {
+			t.Errorf("getHighestSnapshotSlot error = %v", err)
+		}
+		if _, err := s.GetSnapshotSlot(ctx); !noSnapshot(err) {
+			t.Errorf("getSnapshotSlot error = %v", err)
+		}
+	}
+	incremental := uint64(125)
+	for _, tt := range []struct {
+		inc  *uint64
+		want string
+	}{{nil, `{"full":100,"incremental":null}`}, {&incremental, `{"full":100,"incremental":125}`}} {
+		s.node.Cluster = &Cluster{Snapshots: func() (uint64, *uint64, bool) { return 100, tt.inc, true }}
+		got, err := s.GetHighestSnapshotSlot(ctx)
+		if b, _ := json.Marshal(got); err != nil || string(b) != tt.want {
+			t.Errorf("getHighestSnapshotSlot = %s, %v; want %s", b, err, tt.want)
+		}
+		if full, err := s.GetSnapshotSlot(ctx); err != nil || full != 100 {
+			t.Errorf("getSnapshotSlot = %d, %v", full, err)
+		}
+	}
+}
+
+func TestClusterNodesShape(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t)
+	version, fs, sv := "2.2.1", uint32(7), uint16(9)
+	s.node.Cluster = &Cluster{RPCAddr: "127.0.0.1:8899", PubSubAddr: "127.0.0.1:8900", Peers: func() []health.Peer {
+		return []health.Peer{
+			{Identity: s.node.Identity, RPC: "127.0.0.1:1"}, // this node again, through another URL: listed once
+			{Identity: "Borqy3dEjw9az7Uj9nW69A9ZDansFGHWEggUx7tkv44f", RPC: "10.0.0.2:8899", Version: &version, FeatureSet: &fs, ShredVersion: &sv},
+		}
+	}}
+	nodes, err := s.GetClusterNodes(context.Background())
+	if err != nil || len(nodes) != 2 {
+		t.Fatalf("getClusterNodes = %+v, %v", nodes, err)
+	}
+	b, _ := json.Marshal(nodes[1])
+	want := `{"pubkey":"Borqy3dEjw9az7Uj9nW69A9ZDansFGHWEggUx7tkv44f","gossip":null,"tvu":null,"tpu":null,"tpuQuic":null,` +
+		`"tpuForwards":null,"tpuForwardsQuic":null,"tpuVote":null,"serveRepair":null,"rpc":"10.0.0.2:8899","pubsub":null,` +
+		`"version":"2.2.1","featureSet":7,"shredVersion":9}`
+	if string(b) != want {
+		t.Errorf("peer = %s\nwant %s", b, want)
+	}
+	self := nodes[0]
+	if self.Pubkey != s.node.Identity || *self.Rpc != "127.0.0.1:8899" || *self.Pubsub != "127.0.0.1:8900" ||
+		*self.Version != Version || *self.FeatureSet != FeatureSet || self.ShredVersion == nil || self.Gossip != nil {
+		b, _ := json.Marshal(self)
+		t.Errorf("self = %s", b)
+	}
+}
