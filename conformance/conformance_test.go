@@ -29,10 +29,6 @@ import (
 var notYetImplemented = []string{
 	// The suite's token fixture (a mint and an account prepared through the endpoint) is still to be written.
 	"getTokenAccountBalance", "getTokenSupply", "getTokenLargestAccounts",
-	// Cluster, staking and epochs issue.
-	"getInflationGovernor", "getInflationRate", "getInflationReward", "getClusterNodes", "getSnapshotSlot",
-	"getHighestSnapshotSlot", "getSlotLeader", "getSlotLeaders", "getLeaderSchedule", "getBlockCommitment",
-	"getBlockProduction", "getStakeActivation", "getStakeMinimumDelegation", "getVoteAccounts",
 }
 
 // schemaGaps are errors ledgerd rightly answers that the schema does not declare for the method yet. Add an

@@ -27,7 +27,7 @@ var tokenCases = group(
 	ok("getTokenAccountsByOwner", `["{{tokenOwner}}",{"mint":"{{mint}}"},{"encoding":"jsonParsed"}]`,
 		contains("value", "pubkey", "{{tokenAccount}}")),
 	bad("getTokenAccountsByOwner", `["{{fresh}}",{"programId":"{{systemProgram}}"}]`, -32602, "Invalid param: unrecognized Token program id"),
-	bad("getTokenAccountsByOwner", `["{{fresh}}",{"mint":"{{fresh2}}"}]`, -32602, "Invalid param: could not find mint"),
+	bad("getTokenAccountsByOwner", `["{{fresh}}",{"mint":"{{unfunded}}"}]`, -32602, "Invalid param: could not find mint"),
 	badKeys("getTokenAccountsByOwner", `["{{fresh}}",{"mint":"%s"}]`),
 	badParams("getTokenAccountsByOwner", `["{{fresh}}"]`).named("no filter"),
 

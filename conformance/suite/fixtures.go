@@ -92,6 +92,7 @@ func newEnv(cfg *Config) *Env {
 	}
 	e.vars["fresh"] = randomKey().String()
 	e.vars["fresh2"] = randomKey().String()
+	e.vars["unfunded"] = randomKey().String() // never funded by any case
 	var sig core.Signature
 	_, _ = rand.Read(sig[:])
 	e.vars["freshSig"] = sig.String()

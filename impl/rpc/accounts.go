@@ -12,6 +12,7 @@ import (
 	"ledgerd/impl/core"
 	"ledgerd/impl/encoding"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/programs/stake"
 	"ledgerd/impl/runtime"
 )
 
@@ -179,7 +180,10 @@ func (s *Server) GetLargestAccounts(ctx context.Context, p *rpcapi.GetLargestAcc
 	var only map[core.Pubkey]bool // nil: every account
 	exclude := map[core.Pubkey]bool{}
 	if cfg.Filter != nil {
-		nonCirculating, _ := nonCirculatingSupply(bank)
+		nonCirculating, _, err := nonCirculatingSupply(bank)
+		if err != nil {
+			return r, rpcapi.NewScanErrorError(err.Error())
+		}
 		set := make(map[core.Pubkey]bool, len(nonCirculating))
 		for _, k := range nonCirculating {
 			set[k] = true
@@ -229,15 +233,17 @@ func (s *Server) GetLargestAccounts(ctx context.Context, p *rpcapi.GetLargestAcc
 	return rpcapi.GetLargestAccountsResult{Context: rpcContext(bank.Slot), Value: value}, nil
 }
 
-// GetSupply reports the bank's capitalization. Non-circulating accounts (the reference counts stake accounts
-// locked by the foundation's custodians) do not exist on this chain yet, so all of it circulates.
+// GetSupply reports the bank's capitalization, split by nonCirculatingSupply.
 func (s *Server) GetSupply(ctx context.Context, p *rpcapi.GetSupplyParams) (r rpcapi.GetSupplyResult, err error) {
 	var cfg rpcapi.GetSupplyConfig
 	if p.Config != nil {
 		cfg = *p.Config
 	}
 	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
-	accounts, nonCirculating := nonCirculatingSupply(bank)
+	accounts, nonCirculating, err := nonCirculatingSupply(bank)
+	if err != nil {
+		return r, rpcapi.NewScanErrorError(err.Error())
+	}
 	total := bank.Capitalization()
 	list := []rpcapi.Pubkey{}
 	if cfg.ExcludeNonCirculatingAccountsList == nil || !*cfg.ExcludeNonCirculatingAccountsList {
@@ -253,9 +259,28 @@ func (s *Server) GetSupply(ctx context.Context, p *rpcapi.GetSupplyParams) (r rp
 	}}, nil
 }
 
-// nonCirculatingSupply lists the bank's non-circulating accounts and their lamports. The reference counts a
-// fixed list of foundation addresses and the stake accounts their custodians lock; this chain has neither.
-func nonCirculatingSupply(*ledger.Bank) ([]core.Pubkey, uint64) { return nil, 0 }
+// nonCirculatingSupply lists the bank's non-circulating accounts, ordered by address, and their lamports: as in
+// the reference, every initialized or delegated stake account whose lockup is in force at the bank's clock (a
+// custodian does not lift it here). The reference also counts fixed lists of mainnet addresses and of mainnet
+// withdraw authorities; they are mainnet's own and have no meaning on this chain, so they are left out.
+func nonCirculatingSupply(bank *ledger.Bank) ([]core.Pubkey, uint64, error) {
+	var keys []core.Pubkey
+	var lamports uint64
+	clock := bank.Env.Clock
+	err := bank.ProgramAccounts(core.StakeProgramID, func(k core.Pubkey, a runtime.Account) bool {
+		st, err := stake.Decode(a.Data)
+		if err != nil || st.Kind != stake.StateInitialized && st.Kind != stake.StateStake {
+			return true
+		}
+		if st.Meta.Lockup.IsInForce(clock, nil) {
+			keys = append(keys, k)
+			lamports += a.Lamports
+		}
+		return true
+	})
+	slices.SortFunc(keys, core.Pubkey.Compare)
+	return keys, lamports, err
+}
 
 // encodingOr returns the requested account encoding, or the method's default.
 func encodingOr(requested *rpcapi.AccountEncoding, def string) string {

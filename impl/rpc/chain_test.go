@@ -111,6 +111,10 @@ func TestEpochInfoWithWarmup(t *testing.T) {
 		if info.AbsoluteSlot >= 32 {
 			want.Epoch, want.SlotIndex, want.SlotsInEpoch = 1+(info.AbsoluteSlot-32)/64, (info.AbsoluteSlot-32)%64, 64
 		}
+		if c == "processed" && *info.TransactionCount == info.AbsoluteSlot-1 {
+			// The working bank is visible a moment before the node's vote lands in it.
+			want.TransactionCount = info.TransactionCount
+		}
 		if info.AbsoluteSlot < 36 {
 			t.Errorf("%s slot %d, the ledger was past 40", c, info.AbsoluteSlot)
 		}
