@@ -35,11 +35,10 @@ var fixtures = []fixture{
 	{Name: "node identity", Provides: []string{"identity"}, Run: prepareIdentity},
 	{Name: "stake account", Provides: []string{"stakeAccount"}, Run: findOwnedBy("stakeAccount", core.StakeProgramID)},
 	{Name: "vote account", Provides: []string{"voteAccount"}, Run: findOwnedBy("voteAccount", core.VoteProgramID)},
-	// Hooks: these land with the programs issue (SPL Token, Token-2022, Address Lookup Table).
-	{Name: "token mint and account", Provides: []string{"mint", "tokenAccount", "tokenOwner", "tokenDelegate"},
-		Later: "the suite does not create token mints and accounts yet (programs issue)"},
-	{Name: "address lookup table", Provides: []string{"lookupTable", "v0Sig", "v0Slot"},
-		Later: "the suite does not create address lookup tables yet (programs issue)"},
+	{Name: "token mint and account", Needs: []string{"wallet"}, Provides: []string{"mint", "tokenAccount", "tokenOwner", "tokenDelegate"},
+		Run: prepareToken},
+	{Name: "address lookup table", Needs: []string{"wallet"}, Provides: []string{"lookupTable", "v0Sig", "v0Slot"},
+		Run: prepareLookupTable},
 }
 
 // Lamports the suite asks the faucet for, and sends in its transfers.
