@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	// Snapshots: --snapshot-interval-slots is the full interval, as the issue names it (the reference's flag of
 	// that name is the incremental interval when incremental snapshots are on).
 	fullSnapshots := fs.Uint64("snapshot-interval-slots", snapshot.DefaultFullInterval, "take a full snapshot every N rooted slots, under <ledger>/snapshots; 0 takes no snapshots")
-	incrementalSnapshots := fs.Uint64("incremental-snapshot-interval-slots", snapshot.DefaultIncrementalInterval, "take an incremental snapshot every N rooted slots between full ones; 0 takes none")
+	incrementalSnapshots := fs.Uint64("incremental-snapshot-interval-slots", 0, "take an incremental snapshot every N rooted slots between full ones; 0 (the default, as the test validator) takes none")
 	fs.IntVar(&cfg.Snapshots.MaxFull, "maximum-full-snapshots-to-retain", snapshot.DefaultMaxFull, "how many full snapshots to keep")
 	fs.IntVar(&cfg.Snapshots.MaxIncremental, "maximum-incremental-snapshots-to-retain", snapshot.DefaultMaxIncremental, "how many incremental snapshots of the newest full snapshot to keep")
 	fs.StringVar(&cfg.FromSnapshot, "snapshot", "", "start --ledger as a copy of this snapshot directory, or of the newest in a directory of snapshots (an existing ledger needs --reset)")

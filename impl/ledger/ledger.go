@@ -136,6 +136,7 @@ type Ledger struct {
 	submit    chan *submission
 	stop      chan struct{}
 	stopped   chan struct{}
+	stopOnce  sync.Once
 	closeOnce sync.Once
 
 	perf *perfSampler
@@ -175,7 +176,8 @@ func Open(cfg Config) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(filepath.Join(cfg.Dir, "accounts"), store.Options{InMemory: cfg.StoreInMemory})
+	// Small memtables keep the write-ahead logs (recycled, one memtable each) and so an idle node's disk small.
+	st, err := store.Open(filepath.Join(cfg.Dir, "accounts"), store.Options{InMemory: cfg.StoreInMemory, MemTableSize: 2 << 20})
 	if err != nil {
 		return nil, err
 	}
@@ -501,12 +503,20 @@ func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 	return b
 }
 
-// Close stops the producer (persisting the working bank's transactions as a last block) and closes the store.
+// Stop stops the producer, persisting the working bank's transactions as a last block; reads keep working
+// until Close. Event listeners see no event after Stop returns.
+func (l *Ledger) Stop() {
+	l.stopOnce.Do(func() {
+		close(l.stop)
+		<-l.stopped
+	})
+}
+
+// Close stops the producer and closes the store.
 func (l *Ledger) Close() error {
 	var err error
 	l.closeOnce.Do(func() {
-		close(l.stop)
-		<-l.stopped
+		l.Stop()
 		err = l.st.Close()
 	})
 	return err

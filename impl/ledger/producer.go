@@ -266,7 +266,7 @@ func (l *Ledger) freeze() {
 		l.log.Error("persisting slot failed", "slot", b.Slot, "err", err)
 	} else {
 		b.mu.Lock()
-		b.overlay = nil // the store has it now
+		b.overlay, b.entries = nil, nil // the store has them now
 		b.mu.Unlock()
 	}
 

@@ -180,7 +180,8 @@ func (n *Node) Close(ctx context.Context) error {
 	err2 := n.wsHandle.Shutdown(ctx)
 	err3 := n.wsSrv.Shutdown(ctx)
 	n.cluster.close() // before the ledger: a snapshot being written reads its store
+	n.Ledger.Stop()   // no more events ...
+	n.PubSub.Close()  // ... so the hub drains, reading the store, before it closes
 	err4 := n.Ledger.Close()
-	n.PubSub.Close() // after the ledger: no more events
 	return errors.Join(err1, err2, err3, err4)
 }
