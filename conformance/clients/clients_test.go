@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ledgerd/conformance/npmdeps"
 )
 
 const (
@@ -40,16 +42,9 @@ var nodeFlags = []string{
 
 // TestClients runs every scenario (*.mjs but lib.mjs) with node against one ledgerd started for the test.
 func TestClients(t *testing.T) {
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the real-client scenarios need Node.js 20.18+ and npm")
-	}
-	npmBin, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not installed: the real-client scenarios need Node.js 20.18+ and npm")
-	}
+	nodeBin := npmdeps.Require(t, "the real-client scenarios need Node.js 20.18+ and npm")
 	scenarios := scenarioFiles(t)
-	installModules(t, npmBin)
+	npmdeps.Install(t, ".", ".npm-ci.lock")
 	n := startNode(t, buildNode(t))
 
 	for _, file := range scenarios {
@@ -75,43 +70,6 @@ func scenarioFiles(t *testing.T) []string {
 		t.Fatal("no scenarios (*.mjs) found")
 	}
 	return scenarios
-}
-
-// installModules runs npm ci when node_modules is missing or older than package-lock.json. npm writes
-// node_modules/.package-lock.json at the end of an install, so its time stamps the whole tree. An exclusive lock
-// on a file beside package.json keeps test processes that share this directory from installing at once.
-func installModules(t *testing.T, npmBin string) {
-	t.Helper()
-	if modulesFresh(t) {
-		return
-	}
-	lock, err := os.OpenFile(".npm-ci.lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close() // closing releases the lock
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatalf("locking .npm-ci.lock: %v", err)
-	}
-	if modulesFresh(t) { // another process installed while we waited
-		return
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npmBin, "ci", "--no-audit", "--no-fund")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci --no-audit --no-fund: %v\n%s", err, out)
-	}
-}
-
-func modulesFresh(t *testing.T) bool {
-	t.Helper()
-	want, err := os.Stat("package-lock.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.Stat(filepath.Join("node_modules", ".package-lock.json"))
-	return err == nil && !got.ModTime().Before(want.ModTime())
 }
 
 func buildNode(t *testing.T) string {

@@ -12,10 +12,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"ledgerd/conformance/npmdeps"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/ledger"
@@ -240,15 +240,8 @@ func corpusOf(scenarios []*scenario, outcomes [][]outcome) corpusJSON {
 
 // TestParity runs the corpus through ledgerd and LiteSVM and compares them (see the package comment).
 func TestParity(t *testing.T) {
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the parity test runs LiteSVM with Node.js 20.18+ and npm")
-	}
-	npmBin, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not installed: the parity test runs LiteSVM with Node.js 20.18+ and npm")
-	}
-	installModules(t, npmBin)
+	nodeBin := npmdeps.Require(t, "the parity test runs LiteSVM with Node.js 20.18+ and npm")
+	npmdeps.Install(t, ".", ".npm-ci.lock")
 
 	scenarios := buildCorpus()
 	outcomes := make([][]outcome, len(scenarios))
@@ -482,41 +475,4 @@ func jsonEqual(a, b []byte) bool {
 	ja, _ := json.Marshal(x)
 	jb, _ := json.Marshal(y)
 	return string(ja) == string(jb)
-}
-
-// installModules runs npm ci when node_modules is missing or older than package-lock.json (npm writes
-// node_modules/.package-lock.json last, so its time stamps the install). An exclusive lock on a file beside
-// package.json keeps concurrent test processes from installing at once.
-func installModules(t *testing.T, npmBin string) {
-	t.Helper()
-	if modulesFresh(t) {
-		return
-	}
-	lock, err := os.OpenFile(".npm-ci.lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close() // closing releases the lock
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatalf("locking .npm-ci.lock: %v", err)
-	}
-	if modulesFresh(t) { // another process installed while we waited
-		return
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npmBin, "ci", "--no-audit", "--no-fund")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci --no-audit --no-fund: %v\n%s", err, out)
-	}
-}
-
-func modulesFresh(t *testing.T) bool {
-	t.Helper()
-	want, err := os.Stat("package-lock.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.Stat(filepath.Join("node_modules", ".package-lock.json"))
-	return err == nil && !got.ModTime().Before(want.ModTime())
 }

@@ -17,10 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"ledgerd/conformance/npmdeps"
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/jsonrpc"
 )
@@ -39,17 +39,13 @@ var (
 )
 
 func TestSDKAndSchemaTools(t *testing.T) {
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: the TypeScript SDK and the OpenRPC document are not checked (install Node.js >= 20 to run this test)", tool)
-		}
-	}
+	npmdeps.Require(t, "the TypeScript SDK and the OpenRPC document are not checked (install Node.js >= 20 to run this test)")
 	for _, p := range inputs {
 		if _, err := os.ReadFile(p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	installTools(t)
+	npmdeps.Install(t, ".", installLock(t))
 	tsc := filepath.Join("node_modules", ".bin", "tsc")
 
 	t.Run("tsc/sdk", func(t *testing.T) {
@@ -129,36 +125,15 @@ func nodeMajor(t *testing.T) int {
 	return major
 }
 
-// installTools runs npm ci when node_modules is missing or older than package-lock.json, under a file lock so
-// that concurrent test runs in this checkout do not install over each other.
-func installTools(t *testing.T) {
-	t.Helper()
-	dir, _ := filepath.Abs(".")
+// installLock is the file whose lock keeps concurrent test runs in this checkout from installing over each other:
+// one in the temporary directory per checkout, so that none is left beside package.json.
+func installLock(t *testing.T) string {
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
 	sum := sha256.Sum256([]byte(dir))
-	lock, err := os.OpenFile(filepath.Join(os.TempDir(), "ledgerd-sdkcheck-"+hex.EncodeToString(sum[:8])+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-
-	lockfile, err := os.Stat("package-lock.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// npm writes node_modules/.package-lock.json last, when an install has completed.
-	if done, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err == nil && !done.ModTime().Before(lockfile.ModTime()) {
-		return
-	}
-	t.Log("npm ci: installing the pinned tools of package-lock.json into conformance/sdkcheck/node_modules")
-	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("npm ci --no-audit --no-fund (in conformance/sdkcheck): %v\n%s", err, out)
-	}
+	return filepath.Join(os.TempDir(), "ledgerd-sdkcheck-"+hex.EncodeToString(sum[:8])+".lock")
 }
 
 // startStubNode serves the generated dispatcher over HTTP and WebSocket, with a stub Handler answering the few

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/bincode"
 	"ledgerd/impl/programs/system"
 )
 
@@ -82,45 +83,45 @@ var ErrInvalidInstruction = errors.New("invalid stake instruction")
 // DecodeInstruction reads a stake instruction as the reference's limited_deserialize does:
 // bincode, at most MaxInstructionSize bytes consumed, trailing bytes ignored.
 func DecodeInstruction(data []byte) (Instruction, error) {
-	r := &reader{b: data, limit: MaxInstructionSize}
-	ix := Instruction{Kind: Kind(r.u32())}
+	r := bincode.NewLimitedReader(data, MaxInstructionSize)
+	ix := Instruction{Kind: Kind(r.U32())}
 	authority := func() Authority {
-		a := Authority(r.u32())
+		a := Authority(r.U32())
 		if a > AuthorityWithdrawer {
-			r.bad = true
+			r.Fail()
 		}
 		return a
 	}
 	switch ix.Kind {
 	case KindInitialize:
-		ix.Authorized = Authorized{Staker: r.pubkey(), Withdrawer: r.pubkey()}
-		ix.Lockup = Lockup{UnixTimestamp: r.i64(), Epoch: r.u64(), Custodian: r.pubkey()}
+		ix.Authorized = Authorized{Staker: r.Pubkey(), Withdrawer: r.Pubkey()}
+		ix.Lockup = Lockup{UnixTimestamp: r.I64(), Epoch: r.U64(), Custodian: r.Pubkey()}
 	case KindAuthorize:
-		ix.NewAuthority = r.pubkey()
+		ix.NewAuthority = r.Pubkey()
 		ix.Authority = authority()
 	case KindSplit, KindWithdraw, KindMoveStake, KindMoveLamports:
-		ix.Lamports = r.u64()
+		ix.Lamports = r.U64()
 	case KindSetLockup:
-		ix.LockupArgs = LockupArgs{UnixTimestamp: r.optI64(), Epoch: r.optU64(), Custodian: r.optPubkey()}
+		ix.LockupArgs = LockupArgs{UnixTimestamp: r.OptI64(), Epoch: r.OptU64(), Custodian: r.OptPubkey()}
 	case KindAuthorizeWithSeed:
-		ix.NewAuthority = r.pubkey()
+		ix.NewAuthority = r.Pubkey()
 		ix.Authority = authority()
-		ix.Seed = r.str()
-		ix.SeedOwner = r.pubkey()
+		ix.Seed = r.Str()
+		ix.SeedOwner = r.Pubkey()
 	case KindAuthorizeChecked:
 		ix.Authority = authority()
 	case KindAuthorizeCheckedWithSeed:
 		ix.Authority = authority()
-		ix.Seed = r.str()
-		ix.SeedOwner = r.pubkey()
+		ix.Seed = r.Str()
+		ix.SeedOwner = r.Pubkey()
 	case KindSetLockupChecked:
-		ix.LockupArgs = LockupArgs{UnixTimestamp: r.optI64(), Epoch: r.optU64()}
+		ix.LockupArgs = LockupArgs{UnixTimestamp: r.OptI64(), Epoch: r.OptU64()}
 	case KindDelegateStake, KindDeactivate, KindMerge, KindInitializeChecked,
 		KindGetMinimumDelegation, KindDeactivateDelinquent, KindRedelegate:
 	default:
 		return Instruction{}, ErrInvalidInstruction
 	}
-	if r.bad {
+	if r.Err() != nil {
 		return Instruction{}, ErrInvalidInstruction
 	}
 	return ix, nil
@@ -128,40 +129,40 @@ func DecodeInstruction(data []byte) (Instruction, error) {
 
 // Encode returns the bincode encoding of ix.
 func (ix Instruction) Encode() []byte {
-	w := &writer{b: make([]byte, 0, 128)}
-	w.u32(uint32(ix.Kind))
+	b := make([]byte, 0, 128)
+	b = bincode.AppendU32(b, uint32(ix.Kind))
 	switch ix.Kind {
 	case KindInitialize:
-		w.pubkey(ix.Authorized.Staker)
-		w.pubkey(ix.Authorized.Withdrawer)
-		w.i64(ix.Lockup.UnixTimestamp)
-		w.u64(ix.Lockup.Epoch)
-		w.pubkey(ix.Lockup.Custodian)
+		b = bincode.AppendPubkey(b, ix.Authorized.Staker)
+		b = bincode.AppendPubkey(b, ix.Authorized.Withdrawer)
+		b = bincode.AppendI64(b, ix.Lockup.UnixTimestamp)
+		b = bincode.AppendU64(b, ix.Lockup.Epoch)
+		b = bincode.AppendPubkey(b, ix.Lockup.Custodian)
 	case KindAuthorize:
-		w.pubkey(ix.NewAuthority)
-		w.u32(uint32(ix.Authority))
+		b = bincode.AppendPubkey(b, ix.NewAuthority)
+		b = bincode.AppendU32(b, uint32(ix.Authority))
 	case KindSplit, KindWithdraw, KindMoveStake, KindMoveLamports:
-		w.u64(ix.Lamports)
+		b = bincode.AppendU64(b, ix.Lamports)
 	case KindSetLockup:
-		w.optI64(ix.LockupArgs.UnixTimestamp)
-		w.optU64(ix.LockupArgs.Epoch)
-		w.optPubkey(ix.LockupArgs.Custodian)
+		b = bincode.AppendOptI64(b, ix.LockupArgs.UnixTimestamp)
+		b = bincode.AppendOptU64(b, ix.LockupArgs.Epoch)
+		b = bincode.AppendOptPubkey(b, ix.LockupArgs.Custodian)
 	case KindAuthorizeWithSeed:
-		w.pubkey(ix.NewAuthority)
-		w.u32(uint32(ix.Authority))
-		w.str(ix.Seed)
-		w.pubkey(ix.SeedOwner)
+		b = bincode.AppendPubkey(b, ix.NewAuthority)
+		b = bincode.AppendU32(b, uint32(ix.Authority))
+		b = bincode.AppendStr(b, ix.Seed)
+		b = bincode.AppendPubkey(b, ix.SeedOwner)
 	case KindAuthorizeChecked:
-		w.u32(uint32(ix.Authority))
+		b = bincode.AppendU32(b, uint32(ix.Authority))
 	case KindAuthorizeCheckedWithSeed:
-		w.u32(uint32(ix.Authority))
-		w.str(ix.Seed)
-		w.pubkey(ix.SeedOwner)
+		b = bincode.AppendU32(b, uint32(ix.Authority))
+		b = bincode.AppendStr(b, ix.Seed)
+		b = bincode.AppendPubkey(b, ix.SeedOwner)
 	case KindSetLockupChecked:
-		w.optI64(ix.LockupArgs.UnixTimestamp)
-		w.optU64(ix.LockupArgs.Epoch)
+		b = bincode.AppendOptI64(b, ix.LockupArgs.UnixTimestamp)
+		b = bincode.AppendOptU64(b, ix.LockupArgs.Epoch)
 	}
-	return w.b
+	return b
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/bincode"
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/runtime"
 )
@@ -128,60 +129,60 @@ var ErrInvalidAccountData = errors.New("stake: invalid account data")
 
 // Decode reads a stake account's data (bincode StakeStateV2; trailing bytes ignored).
 func Decode(data []byte) (State, error) {
-	r := &reader{b: data}
-	s := State{Kind: StateKind(r.u32())}
+	r := bincode.NewReader(data)
+	s := State{Kind: StateKind(r.U32())}
 	switch s.Kind {
 	case StateUninitialized, StateRewardsPool:
 	case StateInitialized:
 		s.Meta = decodeMeta(r)
 	case StateStake:
 		s.Meta = decodeMeta(r)
-		s.Stake.Delegation = Delegation{VoterPubkey: r.pubkey(), Stake: r.u64(), ActivationEpoch: r.u64(),
-			DeactivationEpoch: r.u64(), WarmupCooldownRate: r.f64()}
-		s.Stake.CreditsObserved = r.u64()
-		s.Flags = Flags(r.u8())
+		s.Stake.Delegation = Delegation{VoterPubkey: r.Pubkey(), Stake: r.U64(), ActivationEpoch: r.U64(),
+			DeactivationEpoch: r.U64(), WarmupCooldownRate: r.F64()}
+		s.Stake.CreditsObserved = r.U64()
+		s.Flags = Flags(r.U8())
 	default:
 		return State{}, ErrInvalidAccountData
 	}
-	if r.bad {
+	if r.Err() != nil {
 		return State{}, ErrInvalidAccountData
 	}
 	return s, nil
 }
 
-func decodeMeta(r *reader) Meta {
+func decodeMeta(r *bincode.Reader) Meta {
 	return Meta{
-		RentExemptReserve: r.u64(),
-		Authorized:        Authorized{Staker: r.pubkey(), Withdrawer: r.pubkey()},
-		Lockup:            Lockup{UnixTimestamp: r.i64(), Epoch: r.u64(), Custodian: r.pubkey()},
+		RentExemptReserve: r.U64(),
+		Authorized:        Authorized{Staker: r.Pubkey(), Withdrawer: r.Pubkey()},
+		Lockup:            Lockup{UnixTimestamp: r.I64(), Epoch: r.U64(), Custodian: r.Pubkey()},
 	}
 }
 
 // Encode returns the bincode encoding (4 bytes for Uninitialized and RewardsPool, 124 for
 // Initialized, 197 for Stake).
 func (s State) Encode() []byte {
-	w := &writer{b: make([]byte, 0, Size)}
-	w.u32(uint32(s.Kind))
+	b := make([]byte, 0, Size)
+	b = bincode.AppendU32(b, uint32(s.Kind))
 	if s.Kind == StateInitialized || s.Kind == StateStake {
 		m := &s.Meta
-		w.u64(m.RentExemptReserve)
-		w.pubkey(m.Authorized.Staker)
-		w.pubkey(m.Authorized.Withdrawer)
-		w.i64(m.Lockup.UnixTimestamp)
-		w.u64(m.Lockup.Epoch)
-		w.pubkey(m.Lockup.Custodian)
+		b = bincode.AppendU64(b, m.RentExemptReserve)
+		b = bincode.AppendPubkey(b, m.Authorized.Staker)
+		b = bincode.AppendPubkey(b, m.Authorized.Withdrawer)
+		b = bincode.AppendI64(b, m.Lockup.UnixTimestamp)
+		b = bincode.AppendU64(b, m.Lockup.Epoch)
+		b = bincode.AppendPubkey(b, m.Lockup.Custodian)
 	}
 	if s.Kind == StateStake {
 		d := &s.Stake.Delegation
-		w.pubkey(d.VoterPubkey)
-		w.u64(d.Stake)
-		w.u64(d.ActivationEpoch)
-		w.u64(d.DeactivationEpoch)
-		w.f64(d.WarmupCooldownRate)
-		w.u64(s.Stake.CreditsObserved)
-		w.u8(uint8(s.Flags))
+		b = bincode.AppendPubkey(b, d.VoterPubkey)
+		b = bincode.AppendU64(b, d.Stake)
+		b = bincode.AppendU64(b, d.ActivationEpoch)
+		b = bincode.AppendU64(b, d.DeactivationEpoch)
+		b = bincode.AppendF64(b, d.WarmupCooldownRate)
+		b = bincode.AppendU64(b, s.Stake.CreditsObserved)
+		b = append(b, uint8(s.Flags))
 	}
-	return w.b
+	return b
 }
 
 // AccountData returns the state encoded into a Size-byte account.

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/bincode"
 	"ledgerd/impl/programs/system"
 )
 
@@ -147,103 +148,103 @@ var ErrInvalidInstruction = errors.New("invalid vote instruction")
 // DecodeInstruction reads a vote instruction as the reference's limited_deserialize does:
 // bincode, at most MaxInstructionSize bytes consumed, trailing bytes ignored.
 func DecodeInstruction(data []byte) (Instruction, error) {
-	r := &reader{b: data, limit: MaxInstructionSize}
-	ix := Instruction{Kind: Kind(r.u32())}
+	r := bincode.NewLimitedReader(data, MaxInstructionSize)
+	ix := Instruction{Kind: Kind(r.U32())}
 	authorize := func() Authorize {
-		a := Authorize(r.u32())
+		a := Authorize(r.U32())
 		if a > AuthorizeWithdrawer {
-			r.bad = true
+			r.Fail()
 		}
 		return a
 	}
 	switch ix.Kind {
 	case KindInitializeAccount:
-		ix.Init = VoteInit{NodePubkey: r.pubkey(), AuthorizedVoter: r.pubkey(), AuthorizedWithdrawer: r.pubkey(), Commission: r.u8()}
+		ix.Init = VoteInit{NodePubkey: r.Pubkey(), AuthorizedVoter: r.Pubkey(), AuthorizedWithdrawer: r.Pubkey(), Commission: r.U8()}
 	case KindAuthorize:
-		ix.NewAuthority = r.pubkey()
+		ix.NewAuthority = r.Pubkey()
 		ix.Authorize = authorize()
 	case KindVote, KindVoteSwitch:
 		ix.Vote = decodeVote(r)
 		if ix.Kind == KindVoteSwitch {
-			ix.ProofHash = r.hash()
+			ix.ProofHash = r.Hash()
 		}
 	case KindWithdraw:
-		ix.Lamports = r.u64()
+		ix.Lamports = r.U64()
 	case KindUpdateValidatorIdentity:
 	case KindUpdateCommission:
-		ix.Commission = r.u8()
+		ix.Commission = r.U8()
 	case KindAuthorizeChecked:
 		ix.Authorize = authorize()
 	case KindUpdateVoteState, KindUpdateVoteStateSwitch:
 		ix.Update = decodeVoteStateUpdate(r)
 		if ix.Kind == KindUpdateVoteStateSwitch {
-			ix.ProofHash = r.hash()
+			ix.ProofHash = r.Hash()
 		}
 	case KindAuthorizeWithSeed:
 		ix.Authorize = authorize()
-		ix.SeedOwner = r.pubkey()
-		ix.Seed = r.str()
-		ix.NewAuthority = r.pubkey()
+		ix.SeedOwner = r.Pubkey()
+		ix.Seed = r.Str()
+		ix.NewAuthority = r.Pubkey()
 	case KindAuthorizeCheckedWithSeed:
 		ix.Authorize = authorize()
-		ix.SeedOwner = r.pubkey()
-		ix.Seed = r.str()
+		ix.SeedOwner = r.Pubkey()
+		ix.Seed = r.Str()
 	case KindCompactUpdateVoteState, KindCompactUpdateVoteStateSwitch:
 		lockouts, root, hash, ts := decodeCompact(r)
 		ix.Update = VoteStateUpdate{Lockouts: lockouts, Root: root, Hash: hash, Timestamp: ts}
 		if ix.Kind == KindCompactUpdateVoteStateSwitch {
-			ix.ProofHash = r.hash()
+			ix.ProofHash = r.Hash()
 		}
 	case KindTowerSync, KindTowerSyncSwitch:
 		lockouts, root, hash, ts := decodeCompact(r)
-		ix.TowerSync = TowerSync{Lockouts: lockouts, Root: root, Hash: hash, Timestamp: ts, BlockID: r.hash()}
+		ix.TowerSync = TowerSync{Lockouts: lockouts, Root: root, Hash: hash, Timestamp: ts, BlockID: r.Hash()}
 		if ix.Kind == KindTowerSyncSwitch {
-			ix.ProofHash = r.hash()
+			ix.ProofHash = r.Hash()
 		}
 	default:
 		return Instruction{}, ErrInvalidInstruction
 	}
-	if r.bad {
+	if r.Err() != nil {
 		return Instruction{}, ErrInvalidInstruction
 	}
 	return ix, nil
 }
 
-func decodeVote(r *reader) Vote {
-	n := r.seqLen(8)
+func decodeVote(r *bincode.Reader) Vote {
+	n := r.SeqLen(8)
 	v := Vote{Slots: make([]uint64, n)}
 	for i := range v.Slots {
-		v.Slots[i] = r.u64()
+		v.Slots[i] = r.U64()
 	}
-	v.Hash = r.hash()
-	v.Timestamp = r.optI64()
+	v.Hash = r.Hash()
+	v.Timestamp = r.OptI64()
 	return v
 }
 
-func decodeVoteStateUpdate(r *reader) VoteStateUpdate {
-	n := r.seqLen(12)
+func decodeVoteStateUpdate(r *bincode.Reader) VoteStateUpdate {
+	n := r.SeqLen(12)
 	u := VoteStateUpdate{Lockouts: make([]Lockout, n)}
 	for i := range u.Lockouts {
-		u.Lockouts[i] = Lockout{Slot: r.u64(), ConfirmationCount: r.u32()}
+		u.Lockouts[i] = Lockout{Slot: r.U64(), ConfirmationCount: r.U32()}
 	}
-	u.Root = r.optU64()
-	u.Hash = r.hash()
-	u.Timestamp = r.optI64()
+	u.Root = r.OptU64()
+	u.Hash = r.Hash()
+	u.Timestamp = r.OptI64()
 	return u
 }
 
 // decodeCompact reads the compact tower of CompactUpdateVoteState and TowerSync: the root
 // (u64::MAX for none), short_vec of (varint offset from the previous slot, u8 confirmations),
 // the hash and the timestamp.
-func decodeCompact(r *reader) ([]Lockout, *uint64, core.Hash, *int64) {
-	rootSlot := r.u64()
+func decodeCompact(r *bincode.Reader) ([]Lockout, *uint64, core.Hash, *int64) {
+	rootSlot := r.U64()
 	var root *uint64
 	if rootSlot != ^uint64(0) {
 		root = &rootSlot
 	}
-	n := r.shortLen()
-	if n > len(r.b)-r.off { // each offset takes at least two bytes
-		r.bad = true
+	n := r.ShortLen()
+	if n > r.Len() { // each offset takes at least two bytes
+		r.Fail()
 		n = 0
 	}
 	lockouts := make([]Lockout, 0, n)
@@ -252,21 +253,21 @@ func decodeCompact(r *reader) ([]Lockout, *uint64, core.Hash, *int64) {
 		slot = *root
 	}
 	for range n {
-		off := r.varU64()
-		conf := r.u8()
-		if r.bad {
+		off := r.VarU64()
+		conf := r.U8()
+		if r.Err() != nil {
 			break
 		}
 		next := slot + off
 		if next < slot {
-			r.bad = true
+			r.Fail()
 			break
 		}
 		slot = next
 		lockouts = append(lockouts, Lockout{Slot: slot, ConfirmationCount: uint32(conf)})
 	}
-	hash := r.hash()
-	ts := r.optI64()
+	hash := r.Hash()
+	ts := r.OptI64()
 	return lockouts, root, hash, ts
 }
 
@@ -277,98 +278,100 @@ var ErrInvalidCompactTower = errors.New("vote: lockouts cannot be encoded compac
 // Encode returns the bincode encoding of ix. It fails only for a compact tower
 // (CompactUpdateVoteState, TowerSync) whose lockouts cannot be written as offsets.
 func (ix Instruction) Encode() ([]byte, error) {
-	w := &writer{b: make([]byte, 0, 128)}
-	w.u32(uint32(ix.Kind))
+	b := make([]byte, 0, 128)
+	b = bincode.AppendU32(b, uint32(ix.Kind))
 	switch ix.Kind {
 	case KindInitializeAccount:
-		w.pubkey(ix.Init.NodePubkey)
-		w.pubkey(ix.Init.AuthorizedVoter)
-		w.pubkey(ix.Init.AuthorizedWithdrawer)
-		w.u8(ix.Init.Commission)
+		b = bincode.AppendPubkey(b, ix.Init.NodePubkey)
+		b = bincode.AppendPubkey(b, ix.Init.AuthorizedVoter)
+		b = bincode.AppendPubkey(b, ix.Init.AuthorizedWithdrawer)
+		b = append(b, ix.Init.Commission)
 	case KindAuthorize:
-		w.pubkey(ix.NewAuthority)
-		w.u32(uint32(ix.Authorize))
+		b = bincode.AppendPubkey(b, ix.NewAuthority)
+		b = bincode.AppendU32(b, uint32(ix.Authorize))
 	case KindVote, KindVoteSwitch:
-		w.u64(uint64(len(ix.Vote.Slots)))
+		b = bincode.AppendU64(b, uint64(len(ix.Vote.Slots)))
 		for _, s := range ix.Vote.Slots {
-			w.u64(s)
+			b = bincode.AppendU64(b, s)
 		}
-		w.hash(ix.Vote.Hash)
-		w.optI64(ix.Vote.Timestamp)
+		b = bincode.AppendHash(b, ix.Vote.Hash)
+		b = bincode.AppendOptI64(b, ix.Vote.Timestamp)
 		if ix.Kind == KindVoteSwitch {
-			w.hash(ix.ProofHash)
+			b = bincode.AppendHash(b, ix.ProofHash)
 		}
 	case KindWithdraw:
-		w.u64(ix.Lamports)
+		b = bincode.AppendU64(b, ix.Lamports)
 	case KindUpdateValidatorIdentity:
 	case KindUpdateCommission:
-		w.u8(ix.Commission)
+		b = append(b, ix.Commission)
 	case KindAuthorizeChecked:
-		w.u32(uint32(ix.Authorize))
+		b = bincode.AppendU32(b, uint32(ix.Authorize))
 	case KindUpdateVoteState, KindUpdateVoteStateSwitch:
-		w.u64(uint64(len(ix.Update.Lockouts)))
+		b = bincode.AppendU64(b, uint64(len(ix.Update.Lockouts)))
 		for _, l := range ix.Update.Lockouts {
-			w.u64(l.Slot)
-			w.u32(l.ConfirmationCount)
+			b = bincode.AppendU64(b, l.Slot)
+			b = bincode.AppendU32(b, l.ConfirmationCount)
 		}
-		w.optU64(ix.Update.Root)
-		w.hash(ix.Update.Hash)
-		w.optI64(ix.Update.Timestamp)
+		b = bincode.AppendOptU64(b, ix.Update.Root)
+		b = bincode.AppendHash(b, ix.Update.Hash)
+		b = bincode.AppendOptI64(b, ix.Update.Timestamp)
 		if ix.Kind == KindUpdateVoteStateSwitch {
-			w.hash(ix.ProofHash)
+			b = bincode.AppendHash(b, ix.ProofHash)
 		}
 	case KindAuthorizeWithSeed:
-		w.u32(uint32(ix.Authorize))
-		w.pubkey(ix.SeedOwner)
-		w.str(ix.Seed)
-		w.pubkey(ix.NewAuthority)
+		b = bincode.AppendU32(b, uint32(ix.Authorize))
+		b = bincode.AppendPubkey(b, ix.SeedOwner)
+		b = bincode.AppendStr(b, ix.Seed)
+		b = bincode.AppendPubkey(b, ix.NewAuthority)
 	case KindAuthorizeCheckedWithSeed:
-		w.u32(uint32(ix.Authorize))
-		w.pubkey(ix.SeedOwner)
-		w.str(ix.Seed)
+		b = bincode.AppendU32(b, uint32(ix.Authorize))
+		b = bincode.AppendPubkey(b, ix.SeedOwner)
+		b = bincode.AppendStr(b, ix.Seed)
 	case KindCompactUpdateVoteState, KindCompactUpdateVoteStateSwitch:
-		if err := encodeCompact(w, ix.Update.Lockouts, ix.Update.Root, ix.Update.Hash, ix.Update.Timestamp); err != nil {
+		var err error
+		if b, err = encodeCompact(b, ix.Update.Lockouts, ix.Update.Root, ix.Update.Hash, ix.Update.Timestamp); err != nil {
 			return nil, err
 		}
 		if ix.Kind == KindCompactUpdateVoteStateSwitch {
-			w.hash(ix.ProofHash)
+			b = bincode.AppendHash(b, ix.ProofHash)
 		}
 	case KindTowerSync, KindTowerSyncSwitch:
 		t := &ix.TowerSync
-		if err := encodeCompact(w, t.Lockouts, t.Root, t.Hash, t.Timestamp); err != nil {
+		var err error
+		if b, err = encodeCompact(b, t.Lockouts, t.Root, t.Hash, t.Timestamp); err != nil {
 			return nil, err
 		}
-		w.hash(t.BlockID)
+		b = bincode.AppendHash(b, t.BlockID)
 		if ix.Kind == KindTowerSyncSwitch {
-			w.hash(ix.ProofHash)
+			b = bincode.AppendHash(b, ix.ProofHash)
 		}
 	default:
 		return nil, ErrInvalidInstruction
 	}
-	return w.b, nil
+	return b, nil
 }
 
-func encodeCompact(w *writer, lockouts []Lockout, root *uint64, hash core.Hash, ts *int64) error {
+func encodeCompact(b []byte, lockouts []Lockout, root *uint64, hash core.Hash, ts *int64) ([]byte, error) {
 	if len(lockouts) > 0xffff {
-		return ErrInvalidCompactTower
+		return nil, ErrInvalidCompactTower
 	}
 	rootSlot, prev := ^uint64(0), uint64(0)
 	if root != nil {
 		rootSlot, prev = *root, *root
 	}
-	w.u64(rootSlot)
-	w.b = core.AppendShortU16(w.b, uint16(len(lockouts)))
+	b = bincode.AppendU64(b, rootSlot)
+	b = core.AppendShortU16(b, uint16(len(lockouts)))
 	for _, l := range lockouts {
 		if l.Slot < prev || l.ConfirmationCount > 0xff {
-			return ErrInvalidCompactTower
+			return nil, ErrInvalidCompactTower
 		}
-		w.varU64(l.Slot - prev)
-		w.u8(uint8(l.ConfirmationCount))
+		b = bincode.AppendVarU64(b, l.Slot-prev)
+		b = append(b, uint8(l.ConfirmationCount))
 		prev = l.Slot
 	}
-	w.hash(hash)
-	w.optI64(ts)
-	return nil
+	b = bincode.AppendHash(b, hash)
+	b = bincode.AppendOptI64(b, ts)
+	return b, nil
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/bincode"
 )
 
 // Layout constants of the vote state (solana-vote-interface).
@@ -303,9 +304,9 @@ func (s *State) CommissionSplit(rewards uint64) (voter, staker uint64, split boo
 // layouts are converted to the current shape, as the reference does: 1.14.11 votes get latency
 // 0, and a 0.23.5 state (all-zero data is one) keeps its single authorized voter.
 func Decode(data []byte) (*State, error) {
-	r := &reader{b: data}
+	r := bincode.NewReader(data)
 	var s *State
-	switch Version(r.u32()) {
+	switch Version(r.U32()) {
 	case Version0_23_5:
 		s = decode0_23_5(r)
 	case Version1_14_11:
@@ -316,82 +317,82 @@ func Decode(data []byte) (*State, error) {
 	default:
 		return nil, ErrInvalidAccountData
 	}
-	if r.bad {
+	if r.Err() != nil {
 		return nil, ErrInvalidAccountData
 	}
 	return s, nil
 }
 
-func decodeLockouts(r *reader, latency bool) []LandedVote {
+func decodeLockouts(r *bincode.Reader, latency bool) []LandedVote {
 	size := 12
 	if latency {
 		size = 13
 	}
-	n := r.seqLen(size)
+	n := r.SeqLen(size)
 	if n == 0 {
 		return nil
 	}
 	votes := make([]LandedVote, n)
 	for i := range votes {
 		if latency {
-			votes[i].Latency = r.u8()
+			votes[i].Latency = r.U8()
 		}
-		votes[i].Slot = r.u64()
-		votes[i].ConfirmationCount = r.u32()
+		votes[i].Slot = r.U64()
+		votes[i].ConfirmationCount = r.U32()
 	}
 	return votes
 }
 
-func decodeEpochCredits(r *reader) []EpochCredits {
-	n := r.seqLen(24)
+func decodeEpochCredits(r *bincode.Reader) []EpochCredits {
+	n := r.SeqLen(24)
 	if n == 0 {
 		return nil
 	}
 	out := make([]EpochCredits, n)
 	for i := range out {
-		out[i] = EpochCredits{Epoch: r.u64(), Credits: r.u64(), PrevCredits: r.u64()}
+		out[i] = EpochCredits{Epoch: r.U64(), Credits: r.U64(), PrevCredits: r.U64()}
 	}
 	return out
 }
 
-func decodeV3(r *reader, latency bool) *State {
+func decodeV3(r *bincode.Reader, latency bool) *State {
 	s := &State{Version: VersionCurrent}
-	s.NodePubkey = r.pubkey()
-	s.AuthorizedWithdrawer = r.pubkey()
-	s.Commission = r.u8()
+	s.NodePubkey = r.Pubkey()
+	s.AuthorizedWithdrawer = r.Pubkey()
+	s.Commission = r.U8()
 	s.Votes = decodeLockouts(r, latency)
-	s.RootSlot = r.optU64()
-	n := r.seqLen(40)
+	s.RootSlot = r.OptU64()
+	n := r.SeqLen(40)
 	for range n {
-		e := r.u64()
-		k := r.pubkey()
+		e := r.U64()
+		k := r.Pubkey()
 		s.insertVoter(e, k) // a BTreeMap: a repeated epoch keeps the last value
 	}
 	for i := range s.PriorVoters.Buf {
-		s.PriorVoters.Buf[i] = PriorVoter{Pubkey: r.pubkey(), EpochStart: r.u64(), EpochEnd: r.u64()}
+		s.PriorVoters.Buf[i] = PriorVoter{Pubkey: r.Pubkey(), EpochStart: r.U64(), EpochEnd: r.U64()}
 	}
-	s.PriorVoters.Idx = r.u64()
-	s.PriorVoters.IsEmpty = r.boolean()
+	s.PriorVoters.Idx = r.U64()
+	s.PriorVoters.IsEmpty = r.Bool()
 	s.EpochCredits = decodeEpochCredits(r)
-	s.LastTimestamp = BlockTimestamp{Slot: r.u64(), Timestamp: r.i64()}
+	s.LastTimestamp = BlockTimestamp{Slot: r.U64(), Timestamp: r.I64()}
 	return s
 }
 
 // decode0_23_5 reads the oldest layout: one authorized voter with its epoch, and a prior
 // voters buffer of (pubkey, epoch, epoch, slot) without an emptiness flag, which the
 // conversion drops.
-func decode0_23_5(r *reader) *State {
+func decode0_23_5(r *bincode.Reader) *State {
 	s := &State{Version: Version0_23_5, PriorVoters: DefaultPriorVoters()}
-	s.NodePubkey = r.pubkey()
-	voter := r.pubkey()
-	voterEpoch := r.u64()
-	r.take(MaxPriorVoters*(32+8+8+8) + 8)
-	s.AuthorizedWithdrawer = r.pubkey()
-	s.Commission = r.u8()
+	s.NodePubkey = r.Pubkey()
+	voter := r.Pubkey()
+	voterEpoch := r.U64()
+	r.Skip(MaxPriorVoters*(32+8+8+8) + 8)
+	s.AuthorizedWithdrawer = r.Pubkey()
+	s.Commission = r.U8()
 	s.Votes = decodeLockouts(r, false)
-	s.RootSlot = r.optU64()
+	s.RootSlot = r.OptU64()
 	s.EpochCredits = decodeEpochCredits(r)
-	s.LastTimestamp = BlockTimestamp{Slot: r.u64(), Timestamp: r.i64()}
+	s.LastTimestamp = BlockTimestamp{Slot: r.U64(), Timestamp: r.I64()}
 	s.AuthorizedVoters = []AuthorizedVoter{{Epoch: voterEpoch, Pubkey: voter}}
 	return s
 }
@@ -405,41 +406,41 @@ func (s *State) EncodeVersion(v Version) []byte {
 	if v != VersionCurrent && v != Version1_14_11 {
 		panic("vote: only the current and 1.14.11 layouts are written")
 	}
-	w := &writer{b: make([]byte, 0, s.SerializedSize())}
-	w.u32(uint32(v))
-	w.pubkey(s.NodePubkey)
-	w.pubkey(s.AuthorizedWithdrawer)
-	w.u8(s.Commission)
-	w.u64(uint64(len(s.Votes)))
+	b := make([]byte, 0, s.SerializedSize())
+	b = bincode.AppendU32(b, uint32(v))
+	b = bincode.AppendPubkey(b, s.NodePubkey)
+	b = bincode.AppendPubkey(b, s.AuthorizedWithdrawer)
+	b = append(b, s.Commission)
+	b = bincode.AppendU64(b, uint64(len(s.Votes)))
 	for _, vote := range s.Votes {
 		if v == VersionCurrent {
-			w.u8(vote.Latency)
+			b = append(b, vote.Latency)
 		}
-		w.u64(vote.Slot)
-		w.u32(vote.ConfirmationCount)
+		b = bincode.AppendU64(b, vote.Slot)
+		b = bincode.AppendU32(b, vote.ConfirmationCount)
 	}
-	w.optU64(s.RootSlot)
-	w.u64(uint64(len(s.AuthorizedVoters)))
+	b = bincode.AppendOptU64(b, s.RootSlot)
+	b = bincode.AppendU64(b, uint64(len(s.AuthorizedVoters)))
 	for _, av := range s.AuthorizedVoters {
-		w.u64(av.Epoch)
-		w.pubkey(av.Pubkey)
+		b = bincode.AppendU64(b, av.Epoch)
+		b = bincode.AppendPubkey(b, av.Pubkey)
 	}
 	for _, p := range s.PriorVoters.Buf {
-		w.pubkey(p.Pubkey)
-		w.u64(p.EpochStart)
-		w.u64(p.EpochEnd)
+		b = bincode.AppendPubkey(b, p.Pubkey)
+		b = bincode.AppendU64(b, p.EpochStart)
+		b = bincode.AppendU64(b, p.EpochEnd)
 	}
-	w.u64(s.PriorVoters.Idx)
-	w.boolean(s.PriorVoters.IsEmpty)
-	w.u64(uint64(len(s.EpochCredits)))
+	b = bincode.AppendU64(b, s.PriorVoters.Idx)
+	b = bincode.AppendBool(b, s.PriorVoters.IsEmpty)
+	b = bincode.AppendU64(b, uint64(len(s.EpochCredits)))
 	for _, c := range s.EpochCredits {
-		w.u64(c.Epoch)
-		w.u64(c.Credits)
-		w.u64(c.PrevCredits)
+		b = bincode.AppendU64(b, c.Epoch)
+		b = bincode.AppendU64(b, c.Credits)
+		b = bincode.AppendU64(b, c.PrevCredits)
 	}
-	w.u64(s.LastTimestamp.Slot)
-	w.i64(s.LastTimestamp.Timestamp)
-	return w.b
+	b = bincode.AppendU64(b, s.LastTimestamp.Slot)
+	b = bincode.AppendI64(b, s.LastTimestamp.Timestamp)
+	return b
 }
 
 // SerializedSize returns the length of Encode's output.
