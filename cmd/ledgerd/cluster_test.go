@@ -90,3 +90,48 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Two nodes on loopback: B knows A as its known validator. B is ok while both run; B paused for a while (its
+// slots stop) comes back behind A; A paused (it stops answering) leaves B unable to tell: unknown. /health and
+// getHealth agree at each step.
+func TestTwoNodesHealth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	a, aURL := startBinary(t, bin, "--ledger", t.TempDir(), "--slot-ms", "20", "--finality-depth", "2")
+	aID, err := rpcclient.New(aURL).GetIdentity(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, bURL := startBinary(t, bin, "--ledger", t.TempDir(), "--slot-ms", "20", "--finality-depth", "2",
+		"--known-validator", aID.Identity, "--peer", aURL, "--health-check-slot-distance", "50",
+		"--health-check-poll-interval", "100ms", "--health-check-stale-after", "1s")
+	c := rpcclient.New(bURL)
+	getHealth := func() string {
+		_, err := c.GetHealth(context.Background())
+		if err == nil {
+			return "ok"
+		}
+		e, _ := rpcapi.AsError(err)
+		if e == nil || e.Code != -32005 {
+			return "error: " + err.Error()
+		}
+		return e.Message
+	}
+
+	waitUntil(t, "B ok", func() bool { return healthBody(bURL) == "ok" && getHealth() == "ok" })
+
+	// B stops for 3 s (150 slots of A); resumed, it trails A by more than the distance.
+	b.Process.Signal(syscall.SIGSTOP)
+	time.Sleep(3 * time.Second)
+	b.Process.Signal(syscall.SIGCONT)
+	waitUntil(t, "B behind", func() bool {
+		return healthBody(bURL) == "behind" && strings.HasPrefix(getHealth(), "Node is behind by ")
+	})
+
+	// A stops answering: after its last answer goes stale, B cannot tell.
+	a.Process.Signal(syscall.SIGSTOP)
+	defer a.Process.Signal(syscall.SIGCONT)
+	waitUntil(t, "B unknown", func() bool { return healthBody(bURL) == "unknown" && getHealth() == "Node is unhealthy" })
+}

@@ -58,6 +58,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Var((*stringList)(&cfg.Health.KnownValidators), "known-validator", "PUBKEY: judge health against this validator's slot; repeatable")
 	fs.Var((*stringList)(&cfg.Health.Peers), "peer", "URL: JSON-RPC address of another node, polled for its identity, version and slot; repeatable")
 	fs.Uint64Var(&cfg.Health.SlotDistance, "health-check-slot-distance", health.DefaultSlotDistance, "slots the node may trail the highest known validator and still be healthy")
+	fs.DurationVar(&cfg.Health.PollInterval, "health-check-poll-interval", health.DefaultPollInterval, "time between two polls of a --peer")
+	fs.DurationVar(&cfg.Health.StaleAfter, "health-check-stale-after", health.DefaultStaleAfter, "how long a --peer's last answer counts once it stops answering (then health is unknown)")
 	fs.String("account", "", "ADDRESS FILE.json: start a new ledger with the account in FILE (the JSON of `solana account --output json`) at ADDRESS; repeatable")
 	args, accounts, err := takeAccountFlags(args)
 	if err != nil {
