@@ -1,7 +1,9 @@
-// Command ledgerd-bench measures the figures of issue 3 against the real ledgerd binary and prints them as a
-// table with their targets: getBalance throughput over HTTP as a ratio to a bare net/http handler driven by the
-// same load in the same run, the time from start to a healthy /health (new ledger, 100,000 accounts), signed
-// transfers sent with sendTransaction and executed, and an idle node's disk growth and resident memory.
+// Command ledgerd-bench measures the figures of issues 3 and 6 against the real ledgerd binary and prints them
+// as a table with their targets: getBalance throughput over HTTP as a ratio to a bare net/http handler driven by
+// the same load in the same run, the time from start to a healthy /health (new ledger, 100,000 accounts), signed
+// transfers sent with sendTransaction and executed, an idle node's disk growth and resident memory (issue 3);
+// SPL Token transfers sent and executed, and getTokenAccountsByOwner / getProgramAccounts by owner on a ledger
+// of many token accounts (issue 6).
 //
 // The machines it runs on are shared and noisy, so throughput is reported next to a baseline measured side by
 // side, and nothing here is a timed test assertion: the table marks each figure against its target for a
@@ -9,8 +11,9 @@
 //
 //	go run ./cmd/ledgerd-bench [-ledgerd bin/ledgerd] [-only 1,3] [-cpuprofile cpu.out]
 //
-// -cpuprofile runs the node of figures 1 and 3 inside this process (node.Start) and writes a CPU profile of
-// those figures (only those, unless -only says otherwise), for `go tool pprof`; the figures of such a run
+// -cpuprofile runs the node of figures 1, 3 and 5 inside this process (node.Start) and writes a CPU profile of
+// those figures (1 and 3 only, unless -only says otherwise; the profile ends before figure 4 or 6, so
+// `-only 5 -cpuprofile` profiles the token transfers), for `go tool pprof`; the figures of such a run
 // include the load generator's own work in the same process. -memprofile does the same for a heap profile
 // taken after the transfers of figure 3.
 package main
@@ -33,22 +36,23 @@ import (
 )
 
 type config struct {
-	bin        string
-	tmp        string
-	conns      int
-	duration   time.Duration
-	rounds     int
-	starts     int
-	accounts   int
-	txs        int
-	idle       time.Duration
-	fastSlots  int
-	inProcess  bool
-	only       map[int]bool
-	progress   io.Writer
-	mdTable    bool
-	cpuprofile string
-	memprofile string
+	bin           string
+	tmp           string
+	conns         int
+	duration      time.Duration
+	rounds        int
+	starts        int
+	accounts      int
+	tokenAccounts int
+	txs           int
+	idle          time.Duration
+	fastSlots     int
+	inProcess     bool
+	only          map[int]bool
+	progress      io.Writer
+	mdTable       bool
+	cpuprofile    string
+	memprofile    string
 }
 
 func main() {
@@ -67,10 +71,11 @@ func run(args []string) error {
 	fs.IntVar(&cfg.rounds, "rounds", 2, "alternating rounds of ledgerd and the bare handler (figure 1)")
 	fs.IntVar(&cfg.starts, "starts", 5, "starts per start figure (the median is reported)")
 	fs.IntVar(&cfg.accounts, "accounts", 100_000, "accounts of the large ledger (figure 2)")
-	fs.IntVar(&cfg.txs, "txs", 20_000, "transfers per sendTransaction run (figure 3)")
+	fs.IntVar(&cfg.txs, "txs", 20_000, "transactions per sendTransaction run (figures 3 and 5)")
+	fs.IntVar(&cfg.tokenAccounts, "token-accounts", 100_000, "token accounts of the indexed ledger, 10 per owner (figure 6; the issue's 1000000 takes about 5 minutes to build)")
 	fs.DurationVar(&cfg.idle, "idle", 60*time.Second, "measurement window of the idle node at 400 ms slots (figure 4)")
 	fs.IntVar(&cfg.fastSlots, "fast-slots", 9000, "slots the 5 ms idle run aims for: an hour of 400 ms slots (figure 4)")
-	only := fs.String("only", "", "comma-separated figures to run (default all: 1,2,3,4)")
+	only := fs.String("only", "", "comma-separated figures to run (default all: 1,2,3,4,5,6)")
 	fs.BoolVar(&cfg.mdTable, "markdown", false, "print the table as Markdown (for README.md)")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "run the node of figures 1 and 3 in process and write a CPU profile here")
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "run the node of figure 3 in process and write a heap profile here after the transfers")
@@ -88,7 +93,7 @@ func run(args []string) error {
 	for f := range strings.SplitSeq(*only, ",") {
 		if f = strings.TrimSpace(f); f != "" {
 			var n int
-			if _, err := fmt.Sscan(f, &n); err != nil || n < 1 || n > 4 {
+			if _, err := fmt.Sscan(f, &n); err != nil || n < 1 || n > 6 {
 				return fmt.Errorf("-only: unknown figure %q", f)
 			}
 			cfg.only[n] = true
@@ -142,11 +147,11 @@ func run(args []string) error {
 	for _, f := range []struct {
 		n   int
 		run func(*config) []row
-	}{{1, figureGetBalance}, {2, figureStart}, {3, figureTransfers}, {4, figureIdle}} {
+	}{{1, figureGetBalance}, {2, figureStart}, {3, figureTransfers}, {4, figureIdle}, {5, figureTokenTransfers}, {6, figureTokenIndex}} {
 		if len(cfg.only) > 0 && !cfg.only[f.n] {
 			continue
 		}
-		if stopProfile != nil && f.n > 3 {
+		if stopProfile != nil && (f.n == 4 || f.n == 6) { // figures without a node in this process
 			stopProfile()
 			stopProfile = nil
 		}

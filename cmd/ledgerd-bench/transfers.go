@@ -94,36 +94,56 @@ func fundPayers(ctx context.Context, cl *rpcclient.Client, faucet core.Keypair, 
 		if err != nil {
 			return err
 		}
-		sig, err := cl.SendTransaction(ctx, &rpcapi.SendTransactionParams{
-			Transaction: base64.StdEncoding.EncodeToString(tx.Serialize()),
-			Config:      &rpcapi.SendTransactionConfig{Encoding: ptr("base64")},
-		})
+		sig, err := sendTx(ctx, cl, tx)
 		if err != nil {
 			return err
 		}
 		sigs = append(sigs, sig)
 	}
+	return waitFinalized(ctx, cl, sigs)
+}
+
+// sendTx sends a signed transaction (base64, with preflight) and returns its signature.
+func sendTx(ctx context.Context, cl *rpcclient.Client, tx *core.Transaction) (string, error) {
+	return cl.SendTransaction(ctx, &rpcapi.SendTransactionParams{
+		Transaction: base64.StdEncoding.EncodeToString(tx.Serialize()),
+		Config:      &rpcapi.SendTransactionConfig{Encoding: ptr("base64")},
+	})
+}
+
+// waitFinalized waits (60 s at most) until every signature is finalized, and fails on the first that failed.
+func waitFinalized(ctx context.Context, cl *rpcclient.Client, sigs []string) error {
+	return waitStatus(ctx, cl, sigs, rpcapi.TransactionConfirmationStatusFinalized)
+}
+
+// waitStatus waits (60 s at most) until every signature has reached the confirmation status want (processed,
+// confirmed or finalized), and fails on the first that failed.
+func waitStatus(ctx context.Context, cl *rpcclient.Client, sigs []string, want rpcapi.TransactionConfirmationStatus) error {
+	level := map[rpcapi.TransactionConfirmationStatus]int{rpcapi.TransactionConfirmationStatusProcessed: 1,
+		rpcapi.TransactionConfirmationStatusConfirmed: 2, rpcapi.TransactionConfirmationStatusFinalized: 3}
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		st, err := cl.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: sigs})
-		if err != nil {
-			return err
-		}
 		done := 0
-		for _, s := range st.Value {
-			if s != nil && s.Err != nil {
-				return fmt.Errorf("funding transaction failed: %v", s.Err)
+		for start := 0; start < len(sigs); start += 256 {
+			st, err := cl.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: sigs[start:min(len(sigs), start+256)]})
+			if err != nil {
+				return err
 			}
-			if s != nil && s.ConfirmationStatus != nil && *s.ConfirmationStatus == rpcapi.TransactionConfirmationStatusFinalized {
-				done++
+			for _, s := range st.Value {
+				if s != nil && s.Err != nil {
+					return fmt.Errorf("setup transaction failed: %v", s.Err)
+				}
+				if s != nil && s.ConfirmationStatus != nil && level[*s.ConfirmationStatus] >= level[want] {
+					done++
+				}
 			}
 		}
 		if done == len(sigs) {
 			return nil
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
-	return fmt.Errorf("funding not finalized after 60 s")
+	return fmt.Errorf("setup transactions not %s after 60 s", want)
 }
 
 type transferRun struct {
@@ -134,6 +154,16 @@ type transferRun struct {
 // sendTransfers signs cfg.txs transfers (payer i%payers to the next payer, amounts distinct per payer), sends
 // them, waits until the transaction count shows them all processed, then checks every signature's status.
 func sendTransfers(cfg *config, cl *rpcclient.Client, url string, pid int, keys []core.Keypair, skipPreflight bool) (transferRun, error) {
+	return sendSigned(cfg, cl, url, pid, "transfers", skipPreflight, func(i int, bh core.Hash) (*core.Transaction, error) {
+		return core.NewTransferTx(keys[i%payers], keys[(i+1)%payers].PublicKey(), uint64(1+i/payers), bh), nil
+	})
+}
+
+// sendSigned signs cfg.txs transactions made by sign (the i-th of them, on a fresh blockhash) before the clock
+// starts, sends them with sendTransaction over cfg.conns connections, waits until the transaction count shows
+// them all processed, then checks every signature's status. what names the transactions in the note.
+func sendSigned(cfg *config, cl *rpcclient.Client, url string, pid int, what string, skipPreflight bool,
+	sign func(i int, bh core.Hash) (*core.Transaction, error)) (transferRun, error) {
 	ctx := context.Background()
 	bh, err := latestBlockhash(ctx, cl)
 	if err != nil {
@@ -141,13 +171,20 @@ func sendTransfers(cfg *config, cl *rpcclient.Client, url string, pid int, keys 
 	}
 	bodies := make([][]byte, cfg.txs)
 	sigs := make([]string, cfg.txs)
-	var wg sync.WaitGroup
-	var next atomic.Int64
+	var (
+		wg       sync.WaitGroup
+		next     atomic.Int64
+		errOnce  sync.Once
+		firstErr error
+	)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < cfg.txs; i = int(next.Add(1) - 1) {
-				from, to := keys[i%payers], keys[(i+1)%payers].PublicKey()
-				tx := core.NewTransferTx(from, to, uint64(1+i/payers), bh)
+				tx, err := sign(i, bh)
+				if err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return
+				}
 				sigs[i] = tx.Signature().String()
 				bodies[i] = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"sendTransaction","params":[%q,{"encoding":"base64","skipPreflight":%v}]}`,
 					i, base64.StdEncoding.EncodeToString(tx.Serialize()), skipPreflight)
@@ -155,6 +192,9 @@ func sendTransfers(cfg *config, cl *rpcclient.Client, url string, pid int, keys 
 		})
 	}
 	wg.Wait()
+	if firstErr != nil {
+		return transferRun{}, firstErr
+	}
 
 	before, err := transactionCount(ctx, cl)
 	if err != nil {
@@ -195,12 +235,12 @@ func sendTransfers(cfg *config, cl *rpcclient.Client, url string, pid int, keys 
 		return transferRun{}, err
 	}
 	rate := float64(cfg.txs) / elapsed.Seconds()
-	cfg.logf("skipPreflight=%v: %d sent in %v, all processed after %v: %s tx/s; statuses ok %d, failed %d, missing %d; count +%d",
-		skipPreflight, cfg.txs, sendTime.Round(time.Millisecond), elapsed.Round(time.Millisecond), thousands(rate), ok, failed, missing, after-before)
+	cfg.logf("%s, skipPreflight=%v: %d sent in %v, all processed after %v: %s tx/s; statuses ok %d, failed %d, missing %d; count +%d",
+		what, skipPreflight, cfg.txs, sendTime.Round(time.Millisecond), elapsed.Round(time.Millisecond), thousands(rate), ok, failed, missing, after-before)
 	if ok != cfg.txs {
-		return transferRun{}, fmt.Errorf("only %d of %d transfers succeeded (%d failed, %d unknown)", ok, cfg.txs, failed, missing)
+		return transferRun{}, fmt.Errorf("only %d of %d %s succeeded (%d failed, %d unknown)", ok, cfg.txs, what, failed, missing)
 	}
-	note := fmt.Sprintf("%s transfers, %d conns, %d payers; all succeeded", thousands(float64(cfg.txs)), cfg.conns, payers)
+	note := fmt.Sprintf("%s %s, %d conns, %d payers; all succeeded", thousands(float64(cfg.txs)), what, cfg.conns, payers)
 	if !cfg.inProcess && cpu1 > cpu0 {
 		// The node's CPU per transfer, and what two cores given to the node alone would then sustain: a figure
 		// that a machine busy with other work (or with this load generator) does not drag down.
