@@ -55,7 +55,8 @@ const (
 	// pruneLag keeps account versions this many slots below the root, so that a reader holding the finalized
 	// bank of a moment ago never sees a version pruned under it.
 	pruneLag = 64
-	// recentBanks is how many frozen banks are rebuilt at start and kept for views and sysvars.
+	// slotHashesKept is how many recent blocks a restart at least replays: enough to rebuild SlotHashes (and,
+	// with the finality depth, the blockhash queue and status cache).
 	slotHashesKept = sysvar.SlotHashesMaxEntries
 )
 

@@ -46,7 +46,7 @@ func (l *Ledger) run() {
 				break
 			}
 		case <-timer.C:
-			l.advance()
+			l.freeze()
 			// Slots are paced against the ideal schedule, not the time the last freeze took; a producer that
 			// fell far behind (a suspended machine) starts afresh instead of producing a burst of slots.
 			l.nextTick = l.nextTick.Add(l.cfg.SlotDuration)
@@ -198,11 +198,6 @@ func blockhash(parent core.Hash, slot uint64, sigs []core.Signature) core.Hash {
 		h.Write(sigs[i][:])
 	}
 	return core.Hash(h.Sum(nil))
-}
-
-// advance ends the working slot: it freezes and persists it, moves confirmed and finalized, and opens the next.
-func (l *Ledger) advance() {
-	l.freeze()
 }
 
 // freeze completes the working bank: fees to the leader, the blockhash, one synced store batch with its
