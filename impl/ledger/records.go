@@ -90,7 +90,7 @@ func decodeBlock(v []byte) (*BlockInfo, error) {
 	copy(b.PreviousBlockhash[:], p[32:])
 	p = p[64:]
 	n, k := binary.Uvarint(p)
-	if k <= 0 || n > uint64(len(p))/65 {
+	if k <= 0 || n > uint64(len(p)-k)/65 {
 		return nil, errCorruptRecord
 	}
 	p = p[k:]
