@@ -1,9 +1,8 @@
 package ledger
 
 import (
-	"encoding/binary"
-
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
 	"ledgerd/impl/runtime"
 )
 
@@ -18,12 +17,6 @@ type TokenBalance struct {
 	Decimals     uint8       `json:"decimals"`
 }
 
-// mintDecimalsOffset is where a mint keeps its decimals (after the COption authority and the supply).
-const (
-	mintDecimalsOffset = 44
-	mintLen            = 82
-)
-
 // recordingSource is the bank as a transaction's account source, remembering the token accounts the runtime
 // loaded: their state before the transaction, without reading any account twice.
 type recordingSource struct {
@@ -33,7 +26,7 @@ type recordingSource struct {
 
 func (r *recordingSource) GetAccount(k core.Pubkey) (runtime.Account, bool) {
 	a, ok := r.bank.GetAccount(k)
-	if ok && (a.Owner == core.TokenProgramID || a.Owner == core.Token2022ProgramID) {
+	if ok && token.IsProgramID(a.Owner) {
 		if r.pre == nil {
 			r.pre = make(map[core.Pubkey]runtime.Account)
 		}
@@ -61,12 +54,16 @@ func tokenBalances(b *Bank, msg *core.Message, keys []core.Pubkey, pre map[core.
 		if !ok {
 			a, ok = b.GetAccount(mint)
 		}
-		if !ok || len(a.Data) < mintLen || (a.Owner != core.TokenProgramID && a.Owner != core.Token2022ProgramID) {
+		var dec uint8
+		if ok && token.IsProgramID(a.Owner) {
+			dec, ok = token.MintDecimals(a.Data)
+		}
+		if !ok {
 			decimals[mint] = -1
 			return 0, false
 		}
-		decimals[mint] = int(a.Data[mintDecimalsOffset])
-		return a.Data[mintDecimalsOffset], true
+		decimals[mint] = int(dec)
+		return dec, true
 	}
 	balance := func(i int, a runtime.Account) (TokenBalance, bool) {
 		owner, mint, _, ok := tokenAccountKeys(&a)
@@ -78,7 +75,7 @@ func tokenBalances(b *Bank, msg *core.Message, keys []core.Pubkey, pre map[core.
 			return TokenBalance{}, false
 		}
 		return TokenBalance{AccountIndex: uint8(i), Mint: mint, Owner: owner, ProgramID: a.Owner,
-			Amount: binary.LittleEndian.Uint64(a.Data[64:72]), Decimals: dec}, true
+			Amount: token.AccountAmount(a.Data), Decimals: dec}, true
 	}
 	// Like the reference, the programs a transaction invokes are not token accounts of it.
 	invoked := map[int]bool{}

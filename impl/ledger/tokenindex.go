@@ -1,22 +1,14 @@
 package ledger
 
 import (
-	"encoding/binary"
-
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
 	"ledgerd/impl/runtime"
 	"ledgerd/impl/store"
 )
 
 // Token accounts are indexed by owner, mint and delegate so that getTokenAccountsByOwner and friends cost what
-// they match. The layout is fixed by the token programs: mint, owner, amount, delegate (COption), state, ...;
-// Token-2022 accounts with extensions are longer and carry the account type after the base.
-const (
-	tokenAccountLen         = 165
-	tokenAccountTypeAccount = 2
-	tokenStateOffset        = 108
-	tokenDelegateTagOffset  = 72
-)
+// they match. The layout is the token programs' (impl/programs/token reads it).
 
 // IndexKind re-exports the store's secondary index kinds for the token queries.
 type IndexKind = store.IndexKind
@@ -30,20 +22,15 @@ const (
 // tokenAccountKeys returns the owner, mint and (when set) delegate of an initialized token account of either
 // token program.
 func tokenAccountKeys(a *runtime.Account) (owner, mint core.Pubkey, delegate *core.Pubkey, ok bool) {
-	if a.Lamports == 0 || (a.Owner != core.TokenProgramID && a.Owner != core.Token2022ProgramID) {
+	if a.Lamports == 0 || !token.IsProgramID(a.Owner) {
 		return owner, mint, nil, false
 	}
-	d := a.Data
-	if len(d) < tokenAccountLen || (len(d) > tokenAccountLen && d[tokenAccountLen] != tokenAccountTypeAccount) ||
-		d[tokenStateOffset] == 0 {
+	mint, owner, ok = token.AccountMintOwner(a.Data)
+	if !ok {
 		return owner, mint, nil, false
 	}
-	copy(mint[:], d[0:32])
-	copy(owner[:], d[32:64])
-	if binary.LittleEndian.Uint32(d[tokenDelegateTagOffset:]) == 1 {
-		var del core.Pubkey
-		copy(del[:], d[tokenDelegateTagOffset+4:])
-		delegate = &del
+	if d, set := token.AccountDelegate(a.Data); set {
+		delegate = &d
 	}
 	return owner, mint, delegate, true
 }

@@ -1,26 +1,21 @@
 package ledger
 
 import (
-	"encoding/binary"
 	"slices"
 	"testing"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
 	"ledgerd/impl/runtime"
 )
 
-// tokenAccountData lays out an initialized token account.
+// tokenAccountData lays out an initialized token account holding 100.
 func tokenAccountData(mint, owner core.Pubkey, delegate *core.Pubkey) []byte {
-	d := make([]byte, tokenAccountLen)
-	copy(d, mint[:])
-	copy(d[32:], owner[:])
-	binary.LittleEndian.PutUint64(d[64:], 100)
+	a := token.Account{Mint: mint, Owner: owner, Amount: 100, State: token.StateInitialized}
 	if delegate != nil {
-		binary.LittleEndian.PutUint32(d[tokenDelegateTagOffset:], 1)
-		copy(d[tokenDelegateTagOffset+4:], delegate[:])
+		a.Delegate = token.Some(*delegate)
 	}
-	d[tokenStateOffset] = 1
-	return d
+	return a.AccountData()
 }
 
 func TestTokenIndexes(t *testing.T) {
@@ -86,9 +81,8 @@ func TestTokenIndexes(t *testing.T) {
 // decimals.
 func TestTokenBalancesRecorded(t *testing.T) {
 	owner, mint, acct := core.Pubkey{1}, core.Pubkey{2}, core.Pubkey{11}
-	mintData := make([]byte, mintLen)
-	mintData[mintDecimalsOffset] = 6
-	mintData[45] = 1
+	mintState := token.Mint{Decimals: 6, IsInitialized: true}
+	mintData := mintState.MintData()
 	genesis := []GenesisAccount{
 		{Pubkey: mint, Lamports: 1461600, Owner: core.TokenProgramID, Data: mintData},
 		{Pubkey: acct, Lamports: 2039280, Owner: core.TokenProgramID, Data: tokenAccountData(mint, owner, nil)},

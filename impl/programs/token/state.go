@@ -250,6 +250,23 @@ func IsInitializedAccountData(data []byte) bool {
 // check the layout first).
 func AccountAmount(data []byte) uint64 { return binary.LittleEndian.Uint64(data[accAmountOff:]) }
 
+// AccountDelegate returns the delegate of account data, when one is set (callers check the layout
+// first).
+func AccountDelegate(data []byte) (core.Pubkey, bool) {
+	if binary.LittleEndian.Uint32(data[accDelegateOff:]) != 1 {
+		return core.Pubkey{}, false
+	}
+	return core.Pubkey(data[accDelegateOff+4 : accDelegateOff+36]), true
+}
+
+// MintDecimals returns the decimals of mint data: a mint of either program, extensions or not.
+func MintDecimals(data []byte) (uint8, bool) {
+	if len(data) < MintSize || data[mintInitializedOff] == 0 {
+		return 0, false
+	}
+	return data[mintDecimalsOff], true
+}
+
 // decodeCOptionKeyStrict reads a COption<Pubkey> as SPL Token's Pack does: tags other than 0
 // and 1 are InvalidAccountData.
 func decodeCOptionKeyStrict(b []byte) (COption[core.Pubkey], error) {
