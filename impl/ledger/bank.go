@@ -83,39 +83,38 @@ func (b *Bank) LastBlockhash() core.Hash {
 	return b.ParentHash
 }
 
+// queue is the bank's blockhash queue (replaced when the bank freezes).
+func (b *Bank) queue() *hashSnapshot {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.hashes
+}
+
 // BlockhashValid reports whether blockhash h is young enough for a transaction processed in this bank, and
 // the fee rate recorded with it.
 func (b *Bank) BlockhashValid(h core.Hash) (lamportsPerSignature uint64, ok bool) {
-	b.mu.RLock()
-	hs := b.hashes
-	b.mu.RUnlock()
+	hs := b.queue()
 	return hs.valid(h)
 }
 
 // LamportsPerSignatureFor returns the fee rate recorded with blockhash h while h is anywhere in the bank's
 // queue (the last MaxRecentBlockhashes hashes, older than a transaction may use), as fee queries see it.
 func (b *Bank) LamportsPerSignatureFor(h core.Hash) (uint64, bool) {
-	b.mu.RLock()
-	hs := b.hashes
-	b.mu.RUnlock()
+	hs := b.queue()
 	_, e, ok := hs.age(h)
 	return e.lamportsPerSignature, ok
 }
 
 // recentBlockhashes returns up to n blockhashes of the bank's queue, newest first.
 func (b *Bank) recentBlockhashes(n int) []core.Hash {
-	b.mu.RLock()
-	hs := b.hashes
-	b.mu.RUnlock()
+	hs := b.queue()
 	return hs.recent(n)
 }
 
 // LastValidBlockHeight is the last block height at which a transaction using blockhash h can be processed,
 // as this bank sees it.
 func (b *Bank) LastValidBlockHeight(h core.Hash) (uint64, bool) {
-	b.mu.RLock()
-	hs := b.hashes
-	b.mu.RUnlock()
+	hs := b.queue()
 	age, _, ok := hs.age(h)
 	if !ok || age > MaxProcessingAge {
 		return 0, false
@@ -161,8 +160,7 @@ func readStore(st *store.Store, k core.Pubkey, at uint64) (runtime.Account, bool
 	if err != nil || !found || sa.Lamports == 0 {
 		return runtime.Account{}, false
 	}
-	return runtime.Account{Lamports: sa.Lamports, Owner: core.Pubkey(sa.Owner), Executable: sa.Executable,
-		RentEpoch: sa.RentEpoch, Data: sa.Data}, true
+	return fromStore(sa), true
 }
 
 // overlayAccounts calls fn with the accounts this bank wrote (deleted ones with zero lamports), when they are

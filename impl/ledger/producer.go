@@ -138,9 +138,7 @@ func (l *Ledger) alreadyProcessed(sig core.Signature, recent core.Hash, b *Bank)
 	if ok {
 		return true
 	}
-	b.mu.RLock()
-	hs := b.hashes
-	b.mu.RUnlock()
+	hs := b.queue()
 	if _, e, found := hs.age(recent); found && e.restored {
 		_, found, err := l.st.GetTransaction(store.Signature(sig))
 		return found || err != nil

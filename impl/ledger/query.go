@@ -14,68 +14,50 @@ func (b *Bank) ProgramAccounts(owner core.Pubkey, fn func(core.Pubkey, runtime.A
 	if owner == core.SysvarOwnerID {
 		return b.sysvarAccounts(fn)
 	}
-	written := map[core.Pubkey]runtime.Account{}
-	held := b.overlayAccounts(func(k core.Pubkey, a runtime.Account) { written[k] = a })
-	at, empty := b.storeSlot()
-	if !held {
-		written = nil
-	}
-	stop := false
-	if !empty {
-		err := b.st.ProgramAccounts(store.Pubkey(owner), at, func(pk store.Pubkey, sa store.Account) bool {
-			if _, shadowed := written[core.Pubkey(pk)]; shadowed {
-				return true
-			}
-			if !fn(core.Pubkey(pk), fromStore(sa)) {
-				stop = true
-				return false
-			}
-			return true
-		})
-		if err != nil || stop {
-			return err
-		}
-	}
-	for k, a := range written {
-		if a.Lamports > 0 && a.Owner == owner {
-			if !fn(k, a) {
-				return nil
-			}
-		}
-	}
-	return nil
+	_, err := b.scanMerged(func(at uint64, yield func(store.Pubkey, store.Account) bool) error {
+		return b.st.ProgramAccounts(store.Pubkey(owner), at, yield)
+	}, func(a *runtime.Account) bool { return a.Owner == owner }, fn)
+	return err
 }
 
-// ScanAccounts calls fn with every existing account of this bank, until fn returns false.
+// ScanAccounts calls fn with every existing account of this bank, sysvars included, until fn returns false.
 func (b *Bank) ScanAccounts(fn func(core.Pubkey, runtime.Account) bool) error {
-	written := map[core.Pubkey]runtime.Account{}
-	held := b.overlayAccounts(func(k core.Pubkey, a runtime.Account) { written[k] = a })
-	if !held {
-		written = nil
+	stopped, err := b.scanMerged(func(at uint64, yield func(store.Pubkey, store.Account) bool) error {
+		return b.st.ScanAccounts(at, func(pk store.Pubkey, _ uint64, sa store.Account) bool { return yield(pk, sa) })
+	}, func(*runtime.Account) bool { return true }, fn)
+	if err != nil || stopped {
+		return err
 	}
+	return b.sysvarAccounts(fn)
+}
+
+// scanMerged runs a store scan at the bank's store slot with the bank's own writes laid over it: a stored
+// account the bank rewrote is skipped, and the rewritten accounts that still exist and pass keep follow. It
+// reports whether fn stopped the scan.
+func (b *Bank) scanMerged(scan func(at uint64, yield func(store.Pubkey, store.Account) bool) error,
+	keep func(*runtime.Account) bool, fn func(core.Pubkey, runtime.Account) bool) (bool, error) {
+	written := map[core.Pubkey]runtime.Account{}
+	b.overlayAccounts(func(k core.Pubkey, a runtime.Account) { written[k] = a })
 	at, empty := b.storeSlot()
-	stop := false
 	if !empty {
-		err := b.st.ScanAccounts(at, func(pk store.Pubkey, _ uint64, sa store.Account) bool {
+		stopped := false
+		err := scan(at, func(pk store.Pubkey, sa store.Account) bool {
 			if _, shadowed := written[core.Pubkey(pk)]; shadowed || sa.Lamports == 0 {
 				return true
 			}
-			if !fn(core.Pubkey(pk), fromStore(sa)) {
-				stop = true
-				return false
-			}
-			return true
+			stopped = !fn(core.Pubkey(pk), fromStore(sa))
+			return !stopped
 		})
-		if err != nil || stop {
-			return err
+		if err != nil || stopped {
+			return stopped, err
 		}
 	}
 	for k, a := range written {
-		if a.Lamports > 0 && !fn(k, a) {
-			return nil
+		if a.Lamports > 0 && keep(&a) && !fn(k, a) {
+			return true, nil
 		}
 	}
-	return b.sysvarAccounts(fn)
+	return false, nil
 }
 
 // sysvarIDs are the sysvars a bank holds as accounts.
