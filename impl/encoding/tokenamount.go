@@ -1,6 +1,7 @@
 package encoding
 
 import (
+	"ledgerd/impl/programs/token"
 	"math"
 	"math/big"
 	"strconv"
@@ -40,7 +41,7 @@ func (u UiTokenAmount) RPC() rpcapi.UiTokenAmount {
 // 10^decimals does not fit a u64 (decimals above 19).
 func TokenAmount(amount uint64, decimals uint8) UiTokenAmount {
 	u := UiTokenAmount{Amount: strconv.FormatUint(amount, 10), Decimals: decimals,
-		UiAmountString: realNumberStringTrimmed(amount, decimals)}
+		UiAmountString: token.AmountToUIAmountStringTrimmed(amount, decimals)}
 	if decimals <= 19 {
 		f := Float64(float64(amount) / float64(pow10u64(decimals)))
 		u.UiAmount = &f
@@ -54,24 +55,6 @@ func pow10u64(n uint8) uint64 {
 		p *= 10
 	}
 	return p
-}
-
-// realNumberString writes amount with decimals digits after the decimal point ("0.000000001").
-func realNumberString(amount uint64, decimals uint8) string {
-	s := strconv.FormatUint(amount, 10)
-	if decimals == 0 {
-		return s
-	}
-	d := int(decimals)
-	if len(s) < d+1 {
-		s = strings.Repeat("0", d+1-len(s)) + s
-	}
-	return s[:len(s)-d] + "." + s[len(s)-d:]
-}
-
-// realNumberStringTrimmed is realNumberString without trailing zeros or a trailing point.
-func realNumberStringTrimmed(amount uint64, decimals uint8) string {
-	return trimUiAmount(realNumberString(amount, decimals), decimals)
 }
 
 func trimUiAmount(s string, decimals uint8) string {
