@@ -1,12 +1,15 @@
 package jsonrpc
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -227,4 +230,49 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 		MaxHeaderBytes: 64 << 10,
 		ErrorLog:       slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
 	}
+}
+
+// Server is an http.Server (made by NewHTTPServer) whose Shutdown does not wait for connections that never sent
+// a request. http.Server.Shutdown treats such a connection as busy for its first 5 s, and Go's own client opens
+// them: a dial it started for a request that an idle connection then served stays in its pool unused. A node
+// stopping would wait those 5 s for nothing.
+type Server struct {
+	*http.Server
+	mu      sync.Mutex
+	fresh   map[net.Conn]struct{} // connections in http.StateNew
+	closing bool
+}
+
+// NewServer returns NewHTTPServer(addr, h) with that Shutdown.
+func NewServer(addr string, h http.Handler) *Server {
+	s := &Server{Server: NewHTTPServer(addr, h), fresh: make(map[net.Conn]struct{})}
+	s.ConnState = s.track
+	return s
+}
+
+func (s *Server) track(c net.Conn, state http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if state != http.StateNew {
+		delete(s.fresh, c)
+		return
+	}
+	if s.closing {
+		c.Close()
+		return
+	}
+	s.fresh[c] = struct{}{}
+}
+
+// Shutdown closes the connections that have not sent a request yet, then shuts down as http.Server does:
+// requests in flight get until ctx ends to finish.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	for c := range s.fresh {
+		c.Close()
+	}
+	clear(s.fresh)
+	s.mu.Unlock()
+	return s.Server.Shutdown(ctx)
 }

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func post(t *testing.T, h http.Handler, body string) *httptest.ResponseRecorder {
@@ -205,6 +207,58 @@ func TestNewHTTPServerBoundsSlowClients(t *testing.T) {
 	}
 	if s.MaxHeaderBytes <= 0 || s.MaxHeaderBytes >= http.DefaultMaxHeaderBytes {
 		t.Errorf("MaxHeaderBytes = %d, want a positive value below the 1 MiB default", s.MaxHeaderBytes)
+	}
+}
+
+// A connection that never sent a request does not hold up Shutdown (http.Server waits 5 s for one), while a
+// request in flight still gets its reply.
+func TestServerShutdownSkipsConnectionsWithoutRequests(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}), make(chan struct{})
+	s := NewServer("", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		io.WriteString(w, "done")
+	}))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+
+	silent, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	reply := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String())
+		if err != nil {
+			reply <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		reply <- string(b)
+	}()
+	<-started
+
+	// Under the 5 s http.Server would wait for the silent connection, with room for a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- s.Shutdown(ctx) }()
+	close(release)
+	if err := <-shut; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+	if got := <-reply; got != "done" {
+		t.Errorf("the request in flight got %q, want done", got)
+	}
+	silent.SetReadDeadline(time.Now().Add(4 * time.Second))
+	if _, err := silent.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("reading the silent connection: %v, want EOF (closed by the server)", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"ledgerd/generated/docs"
@@ -80,8 +81,8 @@ type Node struct {
 
 	cluster  *clusterParts
 	log      *slog.Logger
-	httpSrv  *http.Server
-	wsSrv    *http.Server
+	httpSrv  *jsonrpc.Server
+	wsSrv    *jsonrpc.Server
 	wsHandle *jsonrpc.WSHandler
 	done     chan error
 }
@@ -136,15 +137,15 @@ func Start(cfg Config) (*Node, error) {
 	parts.info.RPCAddr, parts.info.PubSubAddr = httpLn.Addr().String(), wsLn.Addr().String()
 	n.HTTPURL = "http://" + httpLn.Addr().String()
 	n.WSURL = "ws://" + wsLn.Addr().String()
-	n.httpSrv = jsonrpc.NewHTTPServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
+	n.httpSrv = jsonrpc.NewServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
 		MaxBodyBytes: cfg.MaxBodyBytes, Health: parts.monitor.Status, OpenRPC: doc, Docs: docs.HTML, Logger: cfg.Logger,
 	}))
 	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{OpenRPC: doc, Logger: cfg.Logger})
-	n.wsSrv = jsonrpc.NewHTTPServer(wsLn.Addr().String(), n.wsHandle)
+	n.wsSrv = jsonrpc.NewServer(wsLn.Addr().String(), n.wsHandle)
 	// WebSocket connections live long; the HTTP read/write timeouts must not cut them.
 	n.wsSrv.ReadTimeout, n.wsSrv.WriteTimeout = 0, 0
-	go func() { n.done <- serve(n.httpSrv, httpLn) }()
-	go func() { n.done <- serve(n.wsSrv, wsLn) }()
+	go func() { n.done <- serve(n.httpSrv.Server, httpLn) }()
+	go func() { n.done <- serve(n.wsSrv.Server, wsLn) }()
 	return n, nil
 }
 
@@ -176,9 +177,13 @@ func (n *Node) Close(ctx context.Context) error {
 		ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 	}
-	err1 := n.httpSrv.Shutdown(ctx)
-	err2 := n.wsHandle.Shutdown(ctx)
-	err3 := n.wsSrv.Shutdown(ctx)
+	// Side by side, so each has the whole deadline.
+	var err1, err2, err3 error
+	var wg sync.WaitGroup
+	wg.Go(func() { err1 = n.httpSrv.Shutdown(ctx) })
+	wg.Go(func() { err2 = n.wsHandle.Shutdown(ctx) })
+	wg.Go(func() { err3 = n.wsSrv.Shutdown(ctx) })
+	wg.Wait()
 	n.cluster.close() // before the ledger: a snapshot being written reads its store
 	n.Ledger.Stop()   // no more events ...
 	n.PubSub.Close()  // ... so the hub drains, reading the store, before it closes
