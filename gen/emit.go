@@ -74,6 +74,9 @@ func emitOpenRPC(doc []byte) *jen.File {
 func typ(t *GoType, qual string) *jen.Statement {
 	switch t.Kind {
 	case TPrim:
+		if t.Prim == floatPrim && qual != "" {
+			return jen.Qual(qual, t.Prim)
+		}
 		return jen.Id(t.Prim)
 	case TAny:
 		return jen.Any()

@@ -78,7 +78,7 @@ func tsPrim(t *GoType) string {
 	case "int64":
 		return "I64"
 	}
-	return "number" // float64 and the integers that fit a double
+	return "number" // Float and the integers that fit a double
 }
 
 func tsLiterals(vals []string) string {

@@ -13,8 +13,12 @@ import (
 
 type TKind int
 
+// floatPrim is the Go type of a schema number: rpcapi.Float (gen/static/runtime.go.txt), a float64 that
+// marshals as the reference writes floats (2.0, not 2).
+const floatPrim = "Float"
+
 const (
-	TPrim  TKind = iota // string, bool, float64, uint64, ...
+	TPrim  TKind = iota // string, bool, Float, uint64, ...
 	TAny                // free-form JSON
 	TNamed              // a declared type
 	TPtr                // pointer to Elem
@@ -443,7 +447,7 @@ func (b *builder) typeOf(s *Node, hint string) *GoType {
 	case "boolean":
 		return &GoType{Kind: TPrim, Prim: "bool", C: c}
 	case "number":
-		return &GoType{Kind: TPrim, Prim: "float64", C: c}
+		return &GoType{Kind: TPrim, Prim: floatPrim, C: c}
 	case "integer":
 		return &GoType{Kind: TPrim, Prim: intType(s), C: c}
 	case "array":

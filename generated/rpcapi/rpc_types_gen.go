@@ -875,19 +875,19 @@ type Hash = string
 
 // InflationGovernor: The parameters of the inflation schedule. Rates are fractions (0.08 means 8 % per year).
 type InflationGovernor struct {
-	Initial        float64 `json:"initial"`        // Inflation rate in the first year.
-	Terminal       float64 `json:"terminal"`       // Long-term inflation rate; the yearly rate never falls below it.
-	Taper          float64 `json:"taper"`          // Fraction by which the rate shrinks each year, until it reaches terminal.
-	Foundation     float64 `json:"foundation"`     // Fraction of total inflation that goes to the foundation.
-	FoundationTerm float64 `json:"foundationTerm"` // Number of years during which the foundation receives its share.
+	Initial        Float `json:"initial"`        // Inflation rate in the first year.
+	Terminal       Float `json:"terminal"`       // Long-term inflation rate; the yearly rate never falls below it.
+	Taper          Float `json:"taper"`          // Fraction by which the rate shrinks each year, until it reaches terminal.
+	Foundation     Float `json:"foundation"`     // Fraction of total inflation that goes to the foundation.
+	FoundationTerm Float `json:"foundationTerm"` // Number of years during which the foundation receives its share.
 }
 
 // InflationRate: The inflation rates, as yearly fractions, in force for an epoch.
 type InflationRate struct {
-	Total      float64 `json:"total"`      // Total inflation rate.
-	Validator  float64 `json:"validator"`  // Part of the total that goes to validators and their stakers.
-	Foundation float64 `json:"foundation"` // Part of the total that goes to the foundation.
-	Epoch      uint64  `json:"epoch"`      // The epoch these rates apply to.
+	Total      Float  `json:"total"`      // Total inflation rate.
+	Validator  Float  `json:"validator"`  // Part of the total that goes to validators and their stakers.
+	Foundation Float  `json:"foundation"` // Part of the total that goes to the foundation.
+	Epoch      uint64 `json:"epoch"`      // The epoch these rates apply to.
 }
 
 // InflationReward: The inflation reward one account received for an epoch.
@@ -1457,11 +1457,11 @@ type TokenExtension struct {
 
 // TokenLargestAccount: An entry of getTokenLargestAccounts, a token account address with its UiTokenAmount fields flattened in.
 type TokenLargestAccount struct {
-	Address        Pubkey   `json:"address"`        // Address of the token account.
-	Amount         string   `json:"amount"`         // The raw amount (a u64) as a decimal string, ignoring decimals.
-	Decimals       uint8    `json:"decimals"`       // Number of decimals configured on the mint.
-	UiAmount       *float64 `json:"uiAmount"`       // DEPRECATED. The amount with decimals applied, as a float that may lose precision; clients must also accept ...
-	UiAmountString string   `json:"uiAmountString"` // The amount with decimals applied, as a decimal string.
+	Address        Pubkey `json:"address"`        // Address of the token account.
+	Amount         string `json:"amount"`         // The raw amount (a u64) as a decimal string, ignoring decimals.
+	Decimals       uint8  `json:"decimals"`       // Number of decimals configured on the mint.
+	UiAmount       *Float `json:"uiAmount"`       // DEPRECATED. The amount with decimals applied, as a float that may lose precision; clients must also accept ...
+	UiAmountString string `json:"uiAmountString"` // The amount with decimals applied, as a decimal string.
 }
 
 // TokenMintInfo: `parsed.info` of a jsonParsed mint account (`parsed.type` is `mint`). The authorities are null when unset.
@@ -1776,10 +1776,10 @@ type UiRawMessage struct {
 
 // UiTokenAmount: A token amount, both raw and with the mint's decimals applied. Used by getTokenAccountBalance, getTokenSupply, token balances in transaction metadata and jsonParsed token accounts.
 type UiTokenAmount struct {
-	Amount         string   `json:"amount"`         // The raw amount (a u64) as a decimal string, ignoring decimals.
-	Decimals       uint8    `json:"decimals"`       // Number of decimals configured on the mint.
-	UiAmount       *float64 `json:"uiAmount"`       // DEPRECATED. The amount with decimals applied, as a float that may lose precision; clients must also accept ...
-	UiAmountString string   `json:"uiAmountString"` // The amount with decimals applied, as a decimal string (use this instead of uiAmount).
+	Amount         string `json:"amount"`         // The raw amount (a u64) as a decimal string, ignoring decimals.
+	Decimals       uint8  `json:"decimals"`       // Number of decimals configured on the mint.
+	UiAmount       *Float `json:"uiAmount"`       // DEPRECATED. The amount with decimals applied, as a float that may lose precision; clients must also accept ...
+	UiAmountString string `json:"uiAmountString"` // The amount with decimals applied, as a decimal string (use this instead of uiAmount).
 }
 
 // UiTransaction: A transaction in JSON form.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 )
 
@@ -58,7 +59,7 @@ func parseConfig(pubkey core.Pubkey, data []byte, _ Lookup) (any, error) {
 		if r.bad {
 			return nil, errNotConfig
 		}
-		return typed("stakeConfig", map[string]any{"warmupCooldownRate": Float64(rate), "slashPenalty": penalty}), nil
+		return typed("stakeConfig", map[string]any{"warmupCooldownRate": rpcapi.Float(rate), "slashPenalty": penalty}), nil
 	}
 	if len(keys) == 0 || keys[0].Pubkey != ValidatorInfoID {
 		return nil, errNotConfig
@@ -119,7 +120,7 @@ func serdeNumbers(v any) any {
 			}
 		}
 		f, _ := strconv.ParseFloat(s, 64)
-		return Float64(f)
+		return rpcapi.Float(f)
 	}
 	return v
 }

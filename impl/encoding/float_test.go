@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"ledgerd/generated/rpcapi"
 )
 
 // TestFloat64 checks the serde_json (ryu) text of f64 values, including each boundary of its
@@ -43,12 +45,12 @@ func TestFloat64(t *testing.T) {
 		{math.Inf(-1), "null"},
 	}
 	for _, tt := range tests {
-		b, err := json.Marshal(Float64(tt.in))
+		b, err := json.Marshal(rpcapi.Float(tt.in))
 		if err != nil {
 			t.Fatalf("%v: %v", tt.in, err)
 		}
 		if string(b) != tt.want {
-			t.Errorf("Float64(%v) = %s, want %s", tt.in, b, tt.want)
+			t.Errorf("rpcapi.Float(%v) = %s, want %s", tt.in, b, tt.want)
 		}
 	}
 }
@@ -60,7 +62,7 @@ func FuzzFloat64(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, bits uint64) {
 		v := math.Float64frombits(bits)
-		s := string(AppendFloat64(nil, v))
+		s := string(rpcapi.AppendFloat(nil, v))
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			if s != "null" {
 				t.Fatalf("%v: got %s, want null", v, s)

@@ -16,7 +16,7 @@ type Lookup func(core.Pubkey) (runtime.Account, bool)
 // Parser turns the full data of an account stored at pubkey into its jsonParsed value, or
 // fails, in which case the account falls back to base64. lookup is never nil. The value is
 // marshalled with encoding/json; build it from map[string]any so keys come out sorted as the
-// reference sorts them, and use Float64 for floats.
+// reference sorts them, and use rpcapi.Float for floats.
 type Parser func(pubkey core.Pubkey, data []byte, lookup Lookup) (any, error)
 
 // ErrNoParser is returned by Parse for an owner without a registered parser.

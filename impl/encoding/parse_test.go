@@ -210,6 +210,11 @@ func TestRegister(t *testing.T) {
 		}
 		return map[string]any{"decimals": m.Data[0], "first": data[0]}, nil
 	})
+	t.Cleanup(func() { // so the test can run again (-count)
+		registryMu.Lock()
+		delete(registry, owner)
+		registryMu.Unlock()
+	})
 	lookup := func(k core.Pubkey) (runtime.Account, bool) {
 		if k == mint {
 			return runtime.Account{Data: []byte{6}}, true

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
 )
@@ -65,7 +66,7 @@ func parseRent(data []byte) (any, error) {
 	}
 	return typed("rent", map[string]any{
 		"lamportsPerByteYear": strconv.FormatUint(r.LamportsPerByteYear, 10),
-		"exemptionThreshold":  Float64(r.ExemptionThreshold),
+		"exemptionThreshold":  rpcapi.Float(r.ExemptionThreshold),
 		"burnPercent":         r.BurnPercent,
 	}), nil
 }
@@ -193,5 +194,5 @@ func parseRewards(data []byte) (any, error) {
 	if err := r.Unmarshal(data); err != nil {
 		return nil, err
 	}
-	return typed("rewards", map[string]any{"validatorPointValue": Float64(r.ValidatorPointValue)}), nil
+	return typed("rewards", map[string]any{"validatorPointValue": rpcapi.Float(r.ValidatorPointValue)}), nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/runtime"
@@ -328,10 +329,11 @@ func TestTokenAmount(t *testing.T) {
 			t.Errorf("TokenAmount(%d, %d) = %s, want %s", tt.amount, tt.decimals, got, tt.want)
 		}
 	}
-	// The generated type cannot hold infinities: they become null as serde_json writes them.
-	inf := Float64(math.Inf(1))
-	if r := (UiTokenAmount{Amount: "1", UiAmount: &inf, UiAmountString: "inf"}).RPC(); r.UiAmount != nil {
-		t.Errorf("RPC kept an infinite uiAmount")
+	// Infinities are written null, as serde_json writes them (encoding/json would refuse them).
+	inf := rpcapi.Float(math.Inf(1))
+	if got := mustJSON(t, (UiTokenAmount{Amount: "1", UiAmount: &inf, UiAmountString: "inf"}).RPC()); got !=
+		`{"amount":"1","decimals":0,"uiAmount":null,"uiAmountString":"inf"}` {
+		t.Errorf("an infinite uiAmount: %s", got)
 	}
 	if r := TokenAmount(55, 2).RPC(); r.UiAmount == nil || *r.UiAmount != 0.55 || r.UiAmountString != "0.55" || r.Amount != "55" {
 		t.Errorf("RPC = %+v", r)

@@ -1,11 +1,12 @@
 package encoding
 
 import (
-	"ledgerd/impl/programs/token"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+
+	"ledgerd/impl/programs/token"
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
@@ -18,22 +19,15 @@ import (
 // in the sorted order the reference's parsed values have, and UiAmount is written as serde_json writes an f64
 // (null when absent or not finite).
 type UiTokenAmount struct {
-	Amount         string   `json:"amount"`
-	Decimals       uint8    `json:"decimals"`
-	UiAmount       *Float64 `json:"uiAmount"`
-	UiAmountString string   `json:"uiAmountString"`
+	Amount         string        `json:"amount"`
+	Decimals       uint8         `json:"decimals"`
+	UiAmount       *rpcapi.Float `json:"uiAmount"`
+	UiAmountString string        `json:"uiAmountString"`
 }
 
-// RPC is the amount as the generated result types carry it. A float that is not finite becomes null, as
-// serde_json writes it (encoding/json would refuse it).
+// RPC is the amount as the generated result types carry it.
 func (u UiTokenAmount) RPC() rpcapi.UiTokenAmount {
-	out := rpcapi.UiTokenAmount{Amount: u.Amount, Decimals: u.Decimals, UiAmountString: u.UiAmountString}
-	if u.UiAmount != nil {
-		if f := float64(*u.UiAmount); !math.IsNaN(f) && !math.IsInf(f, 0) {
-			out.UiAmount = &f
-		}
-	}
-	return out
+	return rpcapi.UiTokenAmount{Amount: u.Amount, Decimals: u.Decimals, UiAmount: u.UiAmount, UiAmountString: u.UiAmountString}
 }
 
 // TokenAmount is the reference's token_amount_to_ui_amount without mint extensions: what parsed instructions
@@ -43,7 +37,7 @@ func TokenAmount(amount uint64, decimals uint8) UiTokenAmount {
 	u := UiTokenAmount{Amount: strconv.FormatUint(amount, 10), Decimals: decimals,
 		UiAmountString: token.AmountToUIAmountStringTrimmed(amount, decimals)}
 	if decimals <= 19 {
-		f := Float64(float64(amount) / float64(pow10u64(decimals)))
+		f := rpcapi.Float(float64(amount) / float64(pow10u64(decimals)))
 		u.UiAmount = &f
 	}
 	return u
@@ -92,7 +86,7 @@ func (m MintAmounts) UiAmount(amount uint64) UiTokenAmount {
 	u := UiTokenAmount{Amount: strconv.FormatUint(amount, 10), Decimals: m.Decimals, UiAmountString: s}
 	if ok {
 		if f, err := parseRustF64(s); err == nil {
-			v := Float64(f)
+			v := rpcapi.Float(f)
 			u.UiAmount = &v
 		}
 	}

@@ -21,7 +21,6 @@ import (
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
-	"ledgerd/impl/parse"
 )
 
 // Conn is the connection a subscription was made on (jsonrpc.Conn satisfies it).
@@ -103,7 +102,6 @@ type Hub struct {
 	slotsUpdates subList
 	roots        subList
 	votes        subList
-	txWithMeta   func(*ledger.TxRecord) parse.TxWithMeta
 
 	stop    chan struct{}
 	stopped chan struct{}

@@ -9,6 +9,7 @@ import (
 	"ledgerd/impl/core"
 	"ledgerd/impl/encoding"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/parse"
 )
 
 // The subscribe calls below take the generated params, already validated by the dispatcher, apply the
@@ -121,17 +122,15 @@ func (h *Hub) Vote(c Conn) (uint64, error) { return h.add(c, &sub{kind: kindVote
 
 // blockOptions is how a block subscription wants its blocks.
 type blockOptions struct {
-	mentions    *core.Pubkey
-	encoding    string
-	details     string
-	showRewards bool
-	maxVersion  *uint8
+	parse.BlockOptions
+	mentions *core.Pubkey
 }
 
 // Block subscribes to blocks reaching confirmed or finalized (blockNotification). Defaults as the reference:
 // encoding base64, transactionDetails full, showRewards false, commitment finalized.
 func (h *Hub) Block(c Conn, p *rpcapi.BlockSubscribeParams) (uint64, error) {
-	o := &blockOptions{encoding: rpcapi.TransactionEncodingBase64, details: rpcapi.TransactionDetailsFull}
+	o := &blockOptions{BlockOptions: parse.BlockOptions{Encoding: rpcapi.TransactionEncodingBase64,
+		Details: rpcapi.TransactionDetailsFull}}
 	s := &sub{kind: kindBlock, commitment: ledger.Finalized, block: o}
 	filter := "all"
 	if m := p.Filter.MentionsAccountOrProgram; m != nil {
@@ -144,25 +143,25 @@ func (h *Hub) Block(c Conn, p *rpcapi.BlockSubscribeParams) (uint64, error) {
 	if cfg := p.Config; cfg != nil {
 		s.commitment = commitmentOf(cfg.Commitment)
 		if cfg.Encoding != nil {
-			o.encoding = *cfg.Encoding
+			o.Encoding = *cfg.Encoding
 		}
 		if cfg.TransactionDetails != nil {
-			o.details = *cfg.TransactionDetails
+			o.Details = *cfg.TransactionDetails
 		}
-		o.showRewards = cfg.ShowRewards != nil && *cfg.ShowRewards
+		o.Rewards = cfg.ShowRewards != nil && *cfg.ShowRewards
 		if v := cfg.MaxSupportedTransactionVersion; v != nil {
 			n := *v
-			o.maxVersion = &n
+			o.MaxVersion = &n
 		}
 	}
 	if s.commitment == ledger.Processed {
 		return 0, rpcapi.NewUnsupportedCommitmentError()
 	}
 	maxVersion := "none"
-	if o.maxVersion != nil {
-		maxVersion = strconv.Itoa(int(*o.maxVersion))
+	if o.MaxVersion != nil {
+		maxVersion = strconv.Itoa(int(*o.MaxVersion))
 	}
-	s.key = key(s.kind, filter, s.commitment.String(), o.encoding, o.details, strconv.FormatBool(o.showRewards), maxVersion)
+	s.key = key(s.kind, filter, s.commitment.String(), o.Encoding, o.Details, strconv.FormatBool(o.Rewards), maxVersion)
 	return h.add(c, s)
 }
 

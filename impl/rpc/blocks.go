@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"ledgerd/generated/rpcapi"
-	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/parse"
 )
@@ -14,19 +13,6 @@ import (
 // maxBlocksRange is the reference's MAX_GET_CONFIRMED_BLOCKS_RANGE: the widest getBlocks range and the largest
 // getBlocksWithLimit limit.
 const maxBlocksRange = 500_000
-
-// blockRequest is what getBlock and getConfirmedBlock ask of a block.
-type blockRequest struct {
-	encoding   rpcapi.TransactionEncoding
-	details    rpcapi.TransactionDetails
-	rewards    bool
-	commitment *rpcapi.Commitment
-	maxVersion *uint8
-}
-
-func newBlockRequest() blockRequest {
-	return blockRequest{encoding: rpcapi.TransactionEncodingJson, details: rpcapi.TransactionDetailsFull, rewards: true}
-}
 
 // findBlock returns the block of slot at a history commitment, or the reference's error: -32001 below the first
 // block held, -32007 for a rooted slot without a block, -32004 for a slot not yet at the commitment.
@@ -61,124 +47,56 @@ func (s *Server) findBlock(slot uint64, c *rpcapi.Commitment) (*ledger.BlockInfo
 	return nil, rpcapi.NewBlockNotAvailableError(slot)
 }
 
-// encodeBlock builds the block as getBlock returns it.
-func (s *Server) encodeBlock(slot uint64, req blockRequest) (*rpcapi.UiConfirmedBlock, error) {
-	info, err := s.findBlock(slot, req.commitment)
-	if err != nil {
-		return nil, err
-	}
-	blockTime, height := info.BlockTime, info.BlockHeight
-	out := &rpcapi.UiConfirmedBlock{
-		PreviousBlockhash: info.PreviousBlockhash.String(),
-		Blockhash:         info.Blockhash.String(),
-		ParentSlot:        info.ParentSlot,
-		BlockTime:         &blockTime,
-		BlockHeight:       &height,
-	}
-	// A parent removed by ledger cleanup is shown as the default hash, as the reference does.
-	if info.Slot > 0 && info.ParentSlot < s.ledger.FirstAvailableBlock() {
-		out.PreviousBlockhash = core.Hash{}.String()
-	}
-	switch req.details {
-	case rpcapi.TransactionDetailsSignatures:
-		sigs := make([]rpcapi.Signature, len(info.Signatures))
-		for i, sig := range info.Signatures {
-			sigs[i] = sig.String()
-		}
-		out.Signatures = &sigs
-	case rpcapi.TransactionDetailsFull, rpcapi.TransactionDetailsAccounts:
-		recs, err := s.ledger.BlockTransactions(info)
-		if err != nil {
-			return nil, err
-		}
-		txs := make([]rpcapi.UiBlockTransaction, len(recs))
-		for i, rec := range recs {
-			if err := parse.CheckVersion(rec.Tx, req.maxVersion); err != nil {
-				return nil, encodeTxVersionErr(err)
-			}
-			tx := txRecordWithMeta(rec)
-			if req.details == rpcapi.TransactionDetailsAccounts {
-				a := parse.EncodeAccounts(tx, req.maxVersion != nil, req.rewards)
-				txs[i] = rpcapi.UiBlockTransaction{Accounts: &a}
-				continue
-			}
-			full, err := parse.EncodeTransaction(tx, req.encoding, req.maxVersion != nil, req.rewards)
-			if err != nil {
-				return nil, encodeTxVersionErr(err)
-			}
-			txs[i] = rpcapi.UiBlockTransaction{Full: &full}
-		}
-		out.Transactions = &txs
-	}
-	if req.rewards {
-		rewards := blockRewards(info.Rewards)
-		out.Rewards = &rewards
-	}
-	return out, nil
-}
-
-// blockRewards is the `rewards` list of a block.
-func blockRewards(in []ledger.Reward) []rpcapi.Reward {
-	out := make([]rpcapi.Reward, len(in))
-	for i, r := range in {
-		out[i] = rpcapi.Reward{Pubkey: r.Pubkey.String(), Lamports: r.Lamports, PostBalance: r.PostBalance, Commission: r.Commission}
-		if r.RewardType != "" {
-			kind := r.RewardType
-			out[i].RewardType = &kind
-		}
-	}
-	return out
-}
-
 // GetBlock returns a confirmed block. The second param is a config object or, in the old form, the encoding.
+// Defaults: encoding json, transactionDetails full, rewards true, commitment finalized.
 func (s *Server) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (rpcapi.GetBlockResult, error) {
-	req := newBlockRequest()
+	o := parse.BlockOptions{Encoding: rpcapi.TransactionEncodingJson, Details: rpcapi.TransactionDetailsFull, Rewards: true}
+	var commitment *rpcapi.Commitment
 	if p.Config != nil {
 		if p.Config.Encoding != nil {
-			req.encoding = *p.Config.Encoding
+			o.Encoding = *p.Config.Encoding
 		}
 		if cfg := p.Config.Config; cfg != nil {
 			if cfg.Encoding != nil {
-				req.encoding = *cfg.Encoding
+				o.Encoding = *cfg.Encoding
 			}
 			if cfg.TransactionDetails != nil {
-				req.details = *cfg.TransactionDetails
+				o.Details = *cfg.TransactionDetails
 			}
 			if cfg.Rewards != nil {
-				req.rewards = *cfg.Rewards
+				o.Rewards = *cfg.Rewards
 			}
-			req.commitment = cfg.Commitment
-			req.maxVersion = cfg.MaxSupportedTransactionVersion
+			commitment = cfg.Commitment
+			o.MaxVersion = cfg.MaxSupportedTransactionVersion
 		}
 	}
-	return s.encodeBlock(p.Slot, req)
+	info, err := s.findBlock(p.Slot, commitment)
+	if err != nil {
+		return nil, err
+	}
+	b, err := parse.EncodeBlock(s.ledger, info, nil, o)
+	if err != nil {
+		return nil, encodeTxVersionErr(err)
+	}
+	return b, nil
 }
 
 // GetConfirmedBlock is the deprecated getBlock: no accounts detail, no maxSupportedTransactionVersion (legacy
 // transactions only) and no blockHeight.
 func (s *Server) GetConfirmedBlock(ctx context.Context, p *rpcapi.GetConfirmedBlockParams) (rpcapi.GetConfirmedBlockResult, error) {
-	req := newBlockRequest()
+	params := &rpcapi.GetBlockParams{Slot: p.Slot}
 	if p.Config != nil {
-		if p.Config.Encoding != nil {
-			req.encoding = *p.Config.Encoding
-		}
-		if cfg := p.Config.Config; cfg != nil {
-			if cfg.Encoding != nil {
-				req.encoding = *cfg.Encoding
+		params.Config = &rpcapi.GetBlockConfig{Encoding: p.Config.Encoding}
+		if c := p.Config.Config; c != nil {
+			if c.TransactionDetails != nil && *c.TransactionDetails == rpcapi.TransactionDetailsAccounts {
+				// Refused by validation already; this guards direct calls.
+				return nil, rpcapi.NewInvalidParamsError("Invalid params: config.transactionDetails: unknown variant `accounts`, expected one of `full`, `signatures`, `none`")
 			}
-			if cfg.TransactionDetails != nil {
-				req.details = *cfg.TransactionDetails
-			}
-			if cfg.Rewards != nil {
-				req.rewards = *cfg.Rewards
-			}
-			req.commitment = cfg.Commitment
+			params.Config.Config = &rpcapi.BlockConfig{Commitment: c.Commitment, Encoding: c.Encoding,
+				TransactionDetails: c.TransactionDetails, Rewards: c.Rewards}
 		}
 	}
-	if req.details == rpcapi.TransactionDetailsAccounts { // refused by validation already; this guards direct calls
-		return nil, rpcapi.NewInvalidParamsError("Invalid params: config.transactionDetails: unknown variant `accounts`, expected one of `full`, `signatures`, `none`")
-	}
-	b, err := s.encodeBlock(p.Slot, req)
+	b, err := s.GetBlock(ctx, params)
 	if err != nil {
 		return nil, err
 	}

@@ -46,8 +46,8 @@ func (s *Server) leaderScheduleKnown(epoch uint64) bool {
 func (s *Server) GetInflationGovernor(ctx context.Context, p *rpcapi.GetInflationGovernorParams) (r rpcapi.GetInflationGovernorResult, err error) {
 	// The governor comes from genesis: every bank has the same one, whatever the commitment.
 	i := s.ledger.Inflation()
-	return rpcapi.InflationGovernor{Initial: i.Initial, Terminal: i.Terminal, Taper: i.Taper, Foundation: i.Foundation,
-		FoundationTerm: i.FoundationTerm}, nil
+	return rpcapi.InflationGovernor{Initial: rpcapi.Float(i.Initial), Terminal: rpcapi.Float(i.Terminal),
+		Taper: rpcapi.Float(i.Taper), Foundation: rpcapi.Float(i.Foundation), FoundationTerm: rpcapi.Float(i.FoundationTerm)}, nil
 }
 
 // GetInflationRate gives the rates of the finalized bank's epoch. The reference counts the year from the first
@@ -57,8 +57,8 @@ func (s *Server) GetInflationRate(ctx context.Context) (r rpcapi.GetInflationRat
 	schedule := s.ledger.EpochSchedule()
 	year := ledger.YearOf(schedule.GetFirstSlotInEpoch(bank.Epoch))
 	i := s.ledger.Inflation()
-	return rpcapi.InflationRate{Total: i.Total(year), Validator: i.Validator(year), Foundation: i.FoundationRate(year),
-		Epoch: bank.Epoch}, nil
+	return rpcapi.InflationRate{Total: rpcapi.Float(i.Total(year)), Validator: rpcapi.Float(i.Validator(year)),
+		Foundation: rpcapi.Float(i.FoundationRate(year)), Epoch: bank.Epoch}, nil
 }
 
 // GetInflationReward reads the rewards of an epoch from the first block of the next one, in the reference's

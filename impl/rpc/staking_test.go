@@ -95,7 +95,7 @@ func TestInflationGovernorAndRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stCheckJSON(t, "governor", gov, `{"initial":0.08,"terminal":0.015,"taper":0.15,"foundation":0.05,"foundationTerm":7}`)
+	stCheckJSON(t, "governor", gov, `{"initial":0.08,"terminal":0.015,"taper":0.15,"foundation":0.05,"foundationTerm":7.0}`)
 
 	skWaitFinalized(t, l, 2*skSlotsPerEpoch)
 	for range 50 {
@@ -106,7 +106,8 @@ func TestInflationGovernorAndRate(t *testing.T) {
 		// The year counts from genesis to the first slot of the epoch.
 		year := float64(rate.Epoch*skSlotsPerEpoch) / (365.242199 * 24 * 60 * 60 * 160 / 64)
 		i := ledger.DefaultInflation()
-		want := rpcapi.InflationRate{Total: i.Total(year), Validator: i.Validator(year), Foundation: i.FoundationRate(year), Epoch: rate.Epoch}
+		want := rpcapi.InflationRate{Total: rpcapi.Float(i.Total(year)), Validator: rpcapi.Float(i.Validator(year)),
+			Foundation: rpcapi.Float(i.FoundationRate(year)), Epoch: rate.Epoch}
 		if rate.Epoch < 2 {
 			t.Fatalf("rate of epoch %d, want 2 or later", rate.Epoch)
 		}

@@ -9,8 +9,6 @@ import (
 // Call it before serving.
 func (s *Server) SetPubSub(h *pubsub.Hub) {
 	s.hub = h
-	// Block notifications encode transactions exactly as getBlock does.
-	h.SetTxWithMeta(txRecordWithMeta)
 }
 
 func (s *Server) pubsubHub() *pubsub.Hub { return s.hub }

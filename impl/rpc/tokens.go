@@ -316,20 +316,3 @@ func tokenIndexScan(program core.Pubkey, filters []rpcapi.ProgramAccountsFilter)
 	}
 	return 0, core.Pubkey{}, false
 }
-
-// uiTokenBalances is the RPC form of a transaction's recorded token balances. As the reference records them,
-// amounts use the mint's decimals only (no interest or scaling), and owner and programId are always known.
-func uiTokenBalances(balances []ledger.TokenBalance) []rpcapi.UiTransactionTokenBalance {
-	out := make([]rpcapi.UiTransactionTokenBalance, len(balances))
-	for i, b := range balances {
-		owner, program := b.Owner.String(), b.ProgramID.String()
-		out[i] = rpcapi.UiTransactionTokenBalance{
-			AccountIndex:  b.AccountIndex,
-			Mint:          b.Mint.String(),
-			Owner:         &owner,
-			ProgramId:     &program,
-			UiTokenAmount: encoding.TokenAmount(b.Amount, b.Decimals).RPC(),
-		}
-	}
-	return out
-}

@@ -229,12 +229,12 @@ func TestGetTokenAccountBalance(t *testing.T) {
 		account core.Pubkey
 		want    string
 	}{
-		{f.acct1, `{"amount":"500","decimals":2,"uiAmount":5,"uiAmountString":"5"}`},
-		{f.acct2, `{"amount":"300","decimals":2,"uiAmount":3,"uiAmountString":"3"}`},
-		{f.acct4, `{"amount":"7","decimals":6,"uiAmount":0.000007,"uiAmountString":"0.000007"}`},
-		{f.wsol, `{"amount":"1000000000","decimals":9,"uiAmount":1,"uiAmountString":"1"}`},
-		{f.frozen, `{"amount":"0","decimals":2,"uiAmount":0,"uiAmountString":"0"}`},
-		{f.scaled, `{"amount":"100","decimals":0,"uiAmount":200,"uiAmountString":"200"}`},
+		{f.acct1, `{"amount":"500","decimals":2,"uiAmount":5.0,"uiAmountString":"5"}`},
+		{f.acct2, `{"amount":"300","decimals":2,"uiAmount":3.0,"uiAmountString":"3"}`},
+		{f.acct4, `{"amount":"7","decimals":6,"uiAmount":7e-6,"uiAmountString":"0.000007"}`},
+		{f.wsol, `{"amount":"1000000000","decimals":9,"uiAmount":1.0,"uiAmountString":"1"}`},
+		{f.frozen, `{"amount":"0","decimals":2,"uiAmount":0.0,"uiAmountString":"0"}`},
+		{f.scaled, `{"amount":"100","decimals":0,"uiAmount":200.0,"uiAmountString":"200"}`},
 	} {
 		got, err := balance(tt.account.String())
 		if err != nil || got != tt.want {
@@ -273,9 +273,9 @@ func TestGetTokenSupply(t *testing.T) {
 		mint core.Pubkey
 		want string
 	}{
-		{f.mintA, `{"amount":"1000","decimals":2,"uiAmount":10,"uiAmountString":"10"}`},
-		{f.mintB, `{"amount":"7","decimals":6,"uiAmount":0.000007,"uiAmountString":"0.000007"}`},
-		{f.mintScaled, `{"amount":"100","decimals":0,"uiAmount":200,"uiAmountString":"200"}`},
+		{f.mintA, `{"amount":"1000","decimals":2,"uiAmount":10.0,"uiAmountString":"10"}`},
+		{f.mintB, `{"amount":"7","decimals":6,"uiAmount":7e-6,"uiAmountString":"0.000007"}`},
+		{f.mintScaled, `{"amount":"100","decimals":0,"uiAmount":200.0,"uiAmountString":"200"}`},
 	} {
 		if got, err := supply(tt.mint.String()); err != nil || got != tt.want {
 			t.Errorf("%s: %s, %v; want %s", tt.mint, got, err, tt.want)
@@ -306,10 +306,10 @@ func TestGetTokenLargestAccounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Equal amounts: the larger address first (acct3 > acct1).
-	want := `[{"address":"` + f.acct3.String() + `","amount":"500","decimals":2,"uiAmount":5,"uiAmountString":"5"},` +
-		`{"address":"` + f.acct1.String() + `","amount":"500","decimals":2,"uiAmount":5,"uiAmountString":"5"},` +
-		`{"address":"` + f.acct2.String() + `","amount":"300","decimals":2,"uiAmount":3,"uiAmountString":"3"},` +
-		`{"address":"` + f.frozen.String() + `","amount":"0","decimals":2,"uiAmount":0,"uiAmountString":"0"}]`
+	want := `[{"address":"` + f.acct3.String() + `","amount":"500","decimals":2,"uiAmount":5.0,"uiAmountString":"5"},` +
+		`{"address":"` + f.acct1.String() + `","amount":"500","decimals":2,"uiAmount":5.0,"uiAmountString":"5"},` +
+		`{"address":"` + f.acct2.String() + `","amount":"300","decimals":2,"uiAmount":3.0,"uiAmountString":"3"},` +
+		`{"address":"` + f.frozen.String() + `","amount":"0","decimals":2,"uiAmount":0.0,"uiAmountString":"0"}]`
 	if got := tkJSON(t, r.Value); got != want {
 		t.Errorf("mint A:\n got %s\nwant %s", got, want)
 	}
@@ -323,7 +323,7 @@ func TestGetTokenLargestAccounts(t *testing.T) {
 		}
 	}
 	if r, err := largest(core.NativeMintID.String()); err != nil || tkJSON(t, r.Value) !=
-		`[{"address":"`+f.wsol.String()+`","amount":"1000000000","decimals":9,"uiAmount":1,"uiAmountString":"1"}]` {
+		`[{"address":"`+f.wsol.String()+`","amount":"1000000000","decimals":9,"uiAmount":1.0,"uiAmountString":"1"}]` {
 		t.Errorf("wrapped SOL: %s, %v", tkJSON(t, r.Value), err)
 	}
 	for _, tt := range []struct {
@@ -576,7 +576,7 @@ func base64Decode(s string) ([]byte, error) {
 func TestTokenBalancesMeta(t *testing.T) {
 	t.Parallel()
 	mint, owner := tkKey(1), tkKey(2)
-	m := txParseMeta(&ledger.TxMeta{
+	m := parse.StoredMeta(&ledger.TxMeta{
 		PreTokenBalances: []ledger.TokenBalance{{AccountIndex: 1, Mint: mint, Owner: owner, ProgramID: core.TokenProgramID, Amount: 150, Decimals: 2}},
 		PostTokenBalances: []ledger.TokenBalance{
 			{AccountIndex: 1, Mint: mint, Owner: owner, ProgramID: core.TokenProgramID, Amount: 50, Decimals: 2},
@@ -594,7 +594,7 @@ func TestTokenBalancesMeta(t *testing.T) {
 		t.Errorf("post:\n got %s\nwant %s", s, want)
 	}
 	// Without token accounts the lists are empty, not null.
-	m = txParseMeta(&ledger.TxMeta{})
+	m = parse.StoredMeta(&ledger.TxMeta{})
 	out, err := parse.EncodeTransaction(parse.TxWithMeta{Tx: core.NewTransferTx(core.KeypairFromSeed([32]byte{1}), tkKey(3), 1, core.Hash{}), Meta: m},
 		rpcapi.TransactionEncodingJson, true, true)
 	if err != nil {

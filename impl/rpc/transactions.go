@@ -45,56 +45,6 @@ func sanitizeWireTx(tx *core.Transaction, bank *ledger.Bank) error {
 	return nil
 }
 
-// ranInstructions reports whether execution reached the transaction's instructions, as opposed to a
-// transaction that failed before loading or only paid its fee (the reference's FeesOnly): only executed
-// transactions have logs and inner instructions recorded.
-func ranInstructions(processed bool, err *runtime.TransactionError) bool {
-	if !processed {
-		return false
-	}
-	if err == nil {
-		return true
-	}
-	switch err.Kind {
-	case runtime.TxInstructionError, runtime.TxInsufficientFundsForRent, runtime.TxUnbalancedTransaction:
-		return true
-	}
-	return false
-}
-
-// txParseMeta turns the ledger's stored metadata into what impl/parse encodes. Stored transactions were all
-// processed, so a failure outside the instructions means a fee-only transaction, whose logs and inner
-// instructions the reference records as null.
-func txParseMeta(m *ledger.TxMeta) *parse.Meta {
-	if m == nil {
-		return nil
-	}
-	ran := ranInstructions(true, m.Err)
-	return &parse.Meta{
-		Err:                          m.Err,
-		Fee:                          m.Fee,
-		PreBalances:                  m.PreBalances,
-		PostBalances:                 m.PostBalances,
-		Logs:                         m.Logs,
-		LogsNotRecorded:              !ran,
-		InnerInstructions:            m.InnerInstructions,
-		InnerInstructionsNotRecorded: !ran,
-		PreTokenBalances:             uiTokenBalances(m.PreTokenBalances),
-		PostTokenBalances:            uiTokenBalances(m.PostTokenBalances),
-		ReturnData:                   m.ReturnData,
-		ComputeUnitsConsumed:         m.ComputeUnitsConsumed,
-	}
-}
-
-// txRecordWithMeta is a stored transaction as impl/parse takes it.
-func txRecordWithMeta(rec *ledger.TxRecord) parse.TxWithMeta {
-	out := parse.TxWithMeta{Tx: rec.Tx, Meta: txParseMeta(rec.Meta)}
-	if rec.Meta != nil {
-		out.Loaded = rec.Meta.LoadedAddresses
-	}
-	return out
-}
-
 // encodeTxVersionErr maps impl/parse's version refusal to -32015.
 func encodeTxVersionErr(err error) error {
 	var v *parse.UnsupportedVersionError
@@ -205,7 +155,7 @@ func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTran
 			return out, err
 		}
 	}
-	if cfg.InnerInstructions != nil && *cfg.InnerInstructions && ranInstructions(res.Processed, res.Err) {
+	if cfg.InnerInstructions != nil && *cfg.InnerInstructions && parse.RanInstructions(res.Processed, res.Err) {
 		if value.InnerInstructions, err = parse.EncodeInnerInstructions(res.InnerInstructions, keys, true); err != nil {
 			return out, err
 		}
@@ -473,7 +423,7 @@ func (s *Server) confirmedTransaction(signature string, c *rpcapi.Commitment, en
 	if enc != nil {
 		encodingName = *enc
 	}
-	encoded, err := parse.EncodeTransaction(txRecordWithMeta(rec), encodingName, maxVersion != nil, true)
+	encoded, err := parse.EncodeTransaction(parse.StoredTx(rec), encodingName, maxVersion != nil, true)
 	if err != nil {
 		return nil, encodeTxVersionErr(err)
 	}
