@@ -21,7 +21,8 @@ type Bank struct {
 	Hash       core.Hash
 	BlockTime  int64
 	Epoch      uint64
-	// Env is the runtime environment of the slot: its sysvars and fee rate.
+	// Env is the runtime environment the slot's transactions run in: its sysvars and fee rate. Readers of a
+	// frozen bank want ExecEnv.
 	Env *runtime.Env
 
 	hashes *hashSnapshot
@@ -30,6 +31,7 @@ type Bank struct {
 	mu        sync.RWMutex
 	overlay   map[core.Pubkey]runtime.Account // nil once persisted
 	frozen    bool
+	frozenEnv *runtime.Env // Env once the bank's own blockhash is registered (set with frozen)
 	txCount   uint64 // transactions processed up to and including this bank
 	capital   uint64 // lamports in existence
 	signature uint64 // signatures processed in this bank
@@ -83,6 +85,27 @@ func (b *Bank) LastBlockhash() core.Hash {
 	return b.ParentHash
 }
 
+// ExecEnv is the environment a transaction simulated against the bank sees, and the bank's sysvars: while the
+// bank works, Env; once frozen, Env with the bank's own blockhash registered, as the reference's completed bank
+// has it. So a durable nonce advanced in a simulation against a frozen bank differs from one the bank's own
+// transactions stored, as it would in the next bank.
+func (b *Bank) ExecEnv() *runtime.Env {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.frozen {
+		return b.frozenEnv
+	}
+	return b.Env
+}
+
+// completedEnv is env once blockhash is registered: the last blockhash, and the queue hs that holds it.
+func completedEnv(env *runtime.Env, blockhash core.Hash, hs *hashSnapshot) *runtime.Env {
+	cp := *env
+	cp.Blockhash = blockhash
+	cp.RecentBlockhashes = recentBlockhashEntries(hs)
+	return &cp
+}
+
 // queue is the bank's blockhash queue (replaced when the bank freezes).
 func (b *Bank) queue() *hashSnapshot {
 	b.mu.RLock()
@@ -126,7 +149,7 @@ func (b *Bank) LastValidBlockHeight(h core.Hash) (uint64, bool) {
 // environment; they are never stored.
 func (b *Bank) GetAccount(k core.Pubkey) (runtime.Account, bool) {
 	if core.IsSysvarID(k) {
-		if a, ok := b.Env.SysvarAccount(k); ok {
+		if a, ok := b.ExecEnv().SysvarAccount(k); ok {
 			return a, true
 		}
 	}
@@ -221,18 +244,24 @@ func (f *feeSummary) fee(accounts []core.Pubkey) uint64 {
 	return fee
 }
 
+// recentBlockhashEntries is the RecentBlockhashes sysvar of the queue hs.
+func recentBlockhashEntries(hs *hashSnapshot) []sysvar.RecentBlockhashesEntry {
+	var out []sysvar.RecentBlockhashesEntry
+	for _, h := range hs.recent(sysvar.RecentBlockhashesMaxEntries) {
+		e := hs.entries[h]
+		out = append(out, sysvar.RecentBlockhashesEntry{
+			Blockhash: h, FeeCalculator: sysvar.FeeCalculator{LamportsPerSignature: e.lamportsPerSignature}})
+	}
+	return out
+}
+
 // buildEnv makes the runtime environment of a slot.
 func buildEnv(base *runtime.Env, clock sysvar.Clock, parentHash core.Hash, hs *hashSnapshot, slotHashes sysvar.SlotHashes,
 	slotHistory []byte) *runtime.Env {
 	env := *base
 	env.Clock = clock
 	env.Blockhash = parentHash
-	env.RecentBlockhashes = nil
-	for _, h := range hs.recent(sysvar.RecentBlockhashesMaxEntries) {
-		e, _ := hs.entries[h]
-		env.RecentBlockhashes = append(env.RecentBlockhashes, sysvar.RecentBlockhashesEntry{
-			Blockhash: h, FeeCalculator: sysvar.FeeCalculator{LamportsPerSignature: e.lamportsPerSignature}})
-	}
+	env.RecentBlockhashes = recentBlockhashEntries(hs)
 	env.SysvarData = map[core.Pubkey][]byte{
 		core.SysvarSlotHashesID:  slotHashes.AccountData(),
 		core.SysvarSlotHistoryID: slotHistory,

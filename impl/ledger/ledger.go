@@ -468,6 +468,7 @@ func (l *Ledger) bankFromInfo(info *BlockInfo, before, after *hashSnapshot) *Ban
 	}
 	b.Env = buildEnv(l.baseEnv, l.clock(info.Slot, info.BlockTime, info.EpochStartTimestamp), info.PreviousBlockhash, before,
 		l.slotHashes, l.slotHistory.Marshal())
+	b.frozenEnv = completedEnv(b.Env, info.Blockhash, after)
 	return b
 }
 

@@ -243,6 +243,7 @@ func (l *Ledger) freeze() {
 	b.Hash = hash
 	b.frozen = true
 	b.hashes = hashes
+	b.frozenEnv = completedEnv(b.Env, hash, hashes)
 	b.capital -= burned
 	info := &BlockInfo{
 		Slot: b.Slot, ParentSlot: b.ParentSlot, BlockHeight: b.BlockHeight, Blockhash: hash,

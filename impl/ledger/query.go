@@ -68,8 +68,9 @@ var sysvarIDs = []core.Pubkey{
 }
 
 func (b *Bank) sysvarAccounts(fn func(core.Pubkey, runtime.Account) bool) error {
+	env := b.ExecEnv()
 	for _, id := range sysvarIDs {
-		if a, ok := b.Env.SysvarAccount(id); ok && !fn(id, a) {
+		if a, ok := env.SysvarAccount(id); ok && !fn(id, a) {
 			return nil
 		}
 	}

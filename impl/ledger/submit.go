@@ -41,7 +41,7 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 	}
 	sim.Loaded = loaded
 	sig := tx.Signature()
-	sim.Result = runtime.Execute(bank.Env, bank, tx, runtime.Options{
+	sim.Result = runtime.Execute(bank.ExecEnv(), bank, tx, runtime.Options{
 		LoadedAddresses:  loaded,
 		CheckBlockhash:   bank.BlockhashValid,
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, tx.Message.RecentBlockhash, bank) },
