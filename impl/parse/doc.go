@@ -1,10 +1,11 @@
 // Package parse turns stored transactions and their status metadata into the JSON shapes of
-// getTransaction and getBlock (the generated rpcapi types): the json, jsonParsed, base58 and
-// base64 encodings, the `accounts` transaction details, the memo text of
+// getTransaction, getBlock and blockSubscribe (the generated rpcapi types): the ledger's stored
+// records mapped once (stored.go), whole blocks, the json, jsonParsed, base58 and base64 encodings, the `accounts` transaction details, the memo text of
 // getSignaturesForAddress, and the jsonParsed instruction parsers, kept in a registry keyed by
 // program id so more programs can be added without touching the encoder.
 //
-// Every function is pure and never panics on what a decoder can produce: instruction data is
+// Every function but EncodeBlock (which reads a block's transactions from the ledger when the
+// caller did not pass them) is pure and never panics on what a decoder can produce: instruction data is
 // untrusted, and a parser that does not accept it leaves the instruction partially decoded, as
 // the reference does.
 //
