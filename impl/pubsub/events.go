@@ -152,8 +152,9 @@ type worker struct {
 	// records are the frozen slots not yet rooted: what each changed, to notify confirmed and finalized
 	// subscriptions when the slot reaches them.
 	records map[uint64]*slotRecord
-	// written are the accounts the queued transactions of the working slot wrote (notified at processed).
-	written     map[core.Pubkey]struct{}
+	// written are the accounts the queued transactions of the working slot wrote, each with the sequence number
+	// of its first write: processed subscriptions made before it hear of the slot's change when it freezes.
+	written     map[core.Pubkey]uint64
 	writtenSlot uint64
 }
 
@@ -167,7 +168,7 @@ func (w *worker) init(l *ledger.Ledger) {
 	w.l = l
 	_, _, w.root = l.Slots()
 	w.records = map[uint64]*slotRecord{}
-	w.written = map[core.Pubkey]struct{}{}
+	w.written = map[core.Pubkey]uint64{}
 	w.writtenSlot = ^uint64(0)
 }
 
@@ -204,14 +205,16 @@ func (w *worker) startSlot(slot uint64) {
 	}
 }
 
-// onTransaction notifies the processed subscriptions of a transaction executed into the working bank.
+// onTransaction notifies the processed signature, logs and vote subscriptions of a transaction executed into
+// the working bank, and notes the accounts it wrote for the processed account notifications of the slot.
 func (h *Hub) onTransaction(it *item) {
 	ev := it.ev
 	h.w.startSlot(ev.Slot)
 	for _, wr := range ev.Result.Writes {
-		h.w.written[wr.Pubkey] = struct{}{}
+		if _, seen := h.w.written[wr.Pubkey]; !seen {
+			h.w.written[wr.Pubkey] = it.seq
+		}
 	}
-	h.notifyWrites(it.seq, ev.Slot, ev.Bank, ev.Result.Writes)
 	keys := ev.Result.AccountKeys
 	if keys == nil {
 		keys = ev.Tx.Message.AccountKeys
@@ -220,22 +223,25 @@ func (h *Hub) onTransaction(it *item) {
 	h.notifyVote(it.seq, ev)
 }
 
-// onFrozen records what the slot changed, for its confirmed and finalized notifications, and catches up the
-// processed subscriptions on what no queued transaction event showed: writes outside transactions (the
-// leader's fee reward), and everything of a slot whose transaction events were coalesced.
+// onFrozen notifies the processed account and program subscriptions of what the slot changed, once per account
+// with its state in the frozen bank, as the reference notifies when the bank at the commitment changed the
+// account. Like the reference, which counts from the slot that last changed the account when one subscribes,
+// a subscription made after the slot's first write of the account does not hear of that slot. Writes outside
+// transactions (the leader's fee reward), and every write of a slot whose transaction events were coalesced,
+// count from the freeze. It also records what the slot changed, for its confirmed and finalized
+// notifications.
 func (h *Hub) onFrozen(it *item) {
 	ev := it.ev
 	w := &h.w
 	w.records[ev.Slot] = &slotRecord{bank: ev.Bank, accounts: ev.Accounts, info: ev.Block}
 	w.startSlot(ev.Slot)
-	var missed []core.Pubkey
-	for _, k := range ev.Accounts {
-		if _, seen := w.written[k]; !seen || it.dropped {
-			missed = append(missed, k)
+	h.notifyAccounts(ev.Slot, ev.Bank, ledger.Processed, ev.Accounts, func(k core.Pubkey) uint64 {
+		if seq, seen := w.written[k]; seen && !it.dropped {
+			return seq
 		}
-	}
+		return it.seq
+	})
 	clear(w.written)
-	h.notifyAccounts(it.seq, ev.Slot, ev.Bank, ledger.Processed, missed)
 	if it.dropped && ev.Block != nil && it.accepted < len(ev.Block.Signatures) {
 		txs, err := h.l.BlockTransactions(ev.Block)
 		if err != nil {
@@ -288,6 +294,6 @@ func (h *Hub) onCreated(it *item) {
 
 // reach notifies the subscriptions at commitment c of a slot that reached it.
 func (h *Hub) reach(seq, slot uint64, c ledger.Commitment, rec *slotRecord) {
-	h.notifyAccounts(seq, slot, rec.bank, c, rec.accounts)
+	h.notifyAccounts(slot, rec.bank, c, rec.accounts, func(core.Pubkey) uint64 { return seq })
 	h.notifyBlock(seq, slot, c, rec)
 }

@@ -2,6 +2,11 @@
 // subscriptions across connections, each connection holding its own reference), the limits, and the fan-out of
 // ledger events into notifications at each subscription's commitment.
 //
+// As in the reference, account and program subscriptions hear of a slot once, when the bank at their
+// commitment holds it: processed ones when the slot freezes, confirmed and finalized ones when it reaches that
+// level, each with the account's state in that bank. Signature and logs subscriptions at processed hear of each
+// transaction as it executes.
+//
 // The ledger calls OnEvent on its producer goroutine. OnEvent never blocks: it appends the event to a queue that
 // one worker goroutine drains, in order, so notifications go out in slot order. The queue is bounded where it
 // can grow with load (transactions): past the bound, the rest of the slot's transactions are not queued and the

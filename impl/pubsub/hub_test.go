@@ -276,3 +276,63 @@ func TestIsSimpleVote(t *testing.T) {
 		t.Error("a transfer is a simple vote")
 	}
 }
+
+// Processed account notifications come once per slot, with the account as the frozen bank holds it, however
+// many transactions wrote it; a subscription made after the slot's first write of the account hears of the
+// account's next slot only (the reference counts from the slot that last changed it when one subscribes).
+func TestProcessedAccountNotifiedOncePerSlot(t *testing.T) {
+	l := newLedger(t, time.Second)
+	h := newHub(t, l, Config{})
+	to := core.Pubkey{7, 7}
+	early, late := newConn(), newConn()
+	earlyID, err := h.Account(early, accountParams(to, "processed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(lamports uint64) uint64 {
+		t.Helper()
+		tx := core.NewTransferTx(l.Genesis.Faucet, to, lamports, l.Bank(ledger.Processed).LastBlockhash())
+		ex, err := l.Execute(context.Background(), tx)
+		if err != nil || ex.Result.Err != nil {
+			t.Fatalf("transfer: %v %v", err, ex)
+		}
+		return ex.Slot
+	}
+	slot := send(1_000_000)
+	lateParams := accountParams(to, "processed")
+	lateParams.Config.Encoding = ptr("base64") // a subscription of its own, not a share of early's
+	lateID, err := h.Account(late, lateParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second := send(2_000_000); second != slot {
+		t.Skipf("the transfers landed in slots %d and %d; the test needs one slot", slot, second)
+	}
+
+	n := early.wait(t, "accountNotification", earlyID, nil)
+	var got rpcapi.AccountNotification
+	if err := json.Unmarshal(n.params.Result, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Context.Slot != slot || got.Value.Lamports != 3_000_000 {
+		t.Errorf("notified slot %d with %d lamports, want slot %d with both transfers (3000000)", got.Context.Slot,
+			got.Value.Lamports, slot)
+	}
+	next := send(4_000_000)
+	if next == slot {
+		t.Fatalf("a transfer after the slot's notification ran in the same slot %d", slot)
+	}
+	for _, c := range []struct {
+		conn *fakeConn
+		id   uint64
+	}{{early, earlyID}, {late, lateID}} {
+		n := c.conn.wait(t, "accountNotification", c.id, nil)
+		if err := json.Unmarshal(n.params.Result, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Context.Slot != next || got.Value.Lamports != 7_000_000 {
+			t.Errorf("subscription %d: notified slot %d with %d lamports, want slot %d with 7000000 (one notification a slot, none of slot %d for the late one)",
+				c.id, got.Context.Slot, got.Value.Lamports, next, slot)
+		}
+	}
+}

@@ -25,22 +25,10 @@ type delivery struct {
 	acct   runtime.Account
 }
 
-// notifyWrites notifies the processed account and program subscriptions of a transaction's writes.
-func (h *Hub) notifyWrites(seq, slot uint64, bank *ledger.Bank, writes []runtime.AccountWrite) {
-	var ds []delivery
-	h.mu.RLock()
-	if len(h.accounts[ledger.Processed]) > 0 || len(h.programs[ledger.Processed]) > 0 {
-		for _, wr := range writes {
-			ds = h.matchAccount(ds, seq, ledger.Processed, wr.Pubkey, wr.Account)
-		}
-	}
-	h.mu.RUnlock()
-	h.sendAccounts(ds, slot, bank)
-}
-
 // notifyAccounts notifies the account and program subscriptions at commitment c of the accounts keys, as bank
-// holds them.
-func (h *Hub) notifyAccounts(seq, slot uint64, bank *ledger.Bank, c ledger.Commitment, keys []core.Pubkey) {
+// holds them; a subscription hears of account k when it was made before the event numbered seqOf(k).
+func (h *Hub) notifyAccounts(slot uint64, bank *ledger.Bank, c ledger.Commitment, keys []core.Pubkey,
+	seqOf func(core.Pubkey) uint64) {
 	if bank == nil || len(keys) == 0 {
 		return
 	}
@@ -53,7 +41,7 @@ func (h *Hub) notifyAccounts(seq, slot uint64, bank *ledger.Bank, c ledger.Commi
 				continue
 			}
 			acct, _ := bank.GetAccount(k)
-			ds = h.matchAccount(ds, seq, c, k, acct)
+			ds = h.matchAccount(ds, seqOf(k), c, k, acct)
 		}
 	}
 	h.mu.RUnlock()
