@@ -32,9 +32,9 @@ type Bank struct {
 	overlay   map[core.Pubkey]runtime.Account // nil once persisted
 	frozen    bool
 	frozenEnv *runtime.Env // Env once the bank's own blockhash is registered (set with frozen)
-	txCount   uint64 // transactions processed up to and including this bank
-	capital   uint64 // lamports in existence
-	signature uint64 // signatures processed in this bank
+	txCount   uint64       // transactions processed up to and including this bank
+	capital   uint64       // lamports in existence
+	signature uint64       // signatures processed in this bank
 	entries   []*txEntry
 	minFee    map[core.Pubkey]uint64 // lowest prioritization fee of a transaction write-locking the account
 	blockMin  uint64                 // lowest prioritization fee of any transaction (feeUnset when none)
