@@ -33,7 +33,9 @@ build: ## build bin/ledgerd
 run: build ## run a node on the embedded default ledger (./test-ledger)
 	./$(BIN) --ledger $(LEDGER)
 
-test: check-generate ## check generated/, vet, and run every test
+test: check-generate ## check generated/, formatting, vet, and run every test
+	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l cmd conformance gen impl); \
+	if [ -n "$$unformatted" ]; then echo "not gofmt-formatted: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
