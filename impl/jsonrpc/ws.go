@@ -21,6 +21,9 @@ const (
 	DefaultMaxMessageBytes = 4096
 	// DefaultSendQueue bounds the outgoing messages waiting for one connection's writer.
 	DefaultSendQueue = 1024
+	// DefaultSendQueueBytes bounds their bytes: a block notification can weigh megabytes, so a count alone would
+	// let one slow client hold gigabytes.
+	DefaultSendQueueBytes = 64 << 20
 	// DefaultWriteTimeout bounds one message write: a peer that does not read for this long is dropped.
 	DefaultWriteTimeout = 10 * time.Second
 	// DefaultPingInterval is how often an idle connection is pinged to find peers that vanished without a FIN.
@@ -40,6 +43,9 @@ type WSOptions struct {
 	MaxMessageBytes int64
 	// SendQueue is the capacity of the per-connection queue of outgoing messages; 0 means DefaultSendQueue.
 	SendQueue int
+	// SendQueueBytes bounds the bytes of those messages; 0 means DefaultSendQueueBytes. One message larger than
+	// the bound is still sent when the queue is empty.
+	SendQueueBytes int64
 	// WriteTimeout bounds the write of one message; 0 means DefaultWriteTimeout.
 	WriteTimeout time.Duration
 	// PingInterval is the period of keep-alive pings, each of which must be answered within the same period;
@@ -78,6 +84,7 @@ type WSHandler struct {
 	engine       *engine
 	maxMessage   int64
 	sendQueue    int
+	sendBytes    int64
 	writeTimeout time.Duration
 	pingInterval time.Duration
 
@@ -96,6 +103,7 @@ func NewWSHandler(d Dispatcher, o WSOptions) *WSHandler {
 		engine:       newEngine(d, o.Logger, o.OpenRPC),
 		maxMessage:   o.MaxMessageBytes,
 		sendQueue:    o.SendQueue,
+		sendBytes:    o.SendQueueBytes,
 		writeTimeout: o.WriteTimeout,
 		pingInterval: o.PingInterval,
 		conns:        make(map[uint64]*wsConn),
@@ -105,6 +113,9 @@ func NewWSHandler(d Dispatcher, o WSOptions) *WSHandler {
 	}
 	if h.sendQueue <= 0 {
 		h.sendQueue = DefaultSendQueue
+	}
+	if h.sendBytes <= 0 {
+		h.sendBytes = DefaultSendQueueBytes
 	}
 	if h.writeTimeout <= 0 {
 		h.writeTimeout = DefaultWriteTimeout
@@ -205,7 +216,8 @@ type wsConn struct {
 	ctx    context.Context // carries the Conn; cancelled when the connection starts closing
 	cancel context.CancelFunc
 
-	queue      chan []byte // never closed: senders select on ctx instead
+	queue      chan []byte  // never closed: senders select on ctx instead
+	queued     atomic.Int64 // bytes in queue
 	writerDone chan struct{}
 	pingerDone chan struct{}
 
@@ -247,15 +259,31 @@ func (c *wsConn) Notify(method string, params any) error {
 	buf.WriteByte('}')
 	msg := append([]byte(nil), buf.Bytes()...)
 
+	if c.enqueue(msg) {
+		return nil
+	}
+	c.h.engine.log.Warn("jsonrpc: dropping WebSocket client that cannot keep up",
+		"conn", c.id, "queue", cap(c.queue), "queuedBytes", c.queued.Load(), "method", method)
+	// No close handshake: the peer is not reading, so it would only delay the release.
+	c.close(websocket.StatusPolicyViolation, "send queue full", false)
+	return ErrSlowConsumer
+}
+
+// enqueue queues msg for the writer unless the queue is full by count or by bytes; a message larger than the
+// byte bound passes alone. The bytes are claimed before the message is queued, so the bound holds for
+// concurrent senders.
+func (c *wsConn) enqueue(msg []byte) bool {
+	size := int64(len(msg))
+	if n := c.queued.Add(size); n > c.h.sendBytes && n > size {
+		c.queued.Add(-size)
+		return false
+	}
 	select {
 	case c.queue <- msg:
-		return nil
+		return true
 	default:
-		c.h.engine.log.Warn("jsonrpc: dropping WebSocket client that cannot keep up",
-			"conn", c.id, "queue", cap(c.queue), "method", method)
-		// No close handshake: the peer is not reading, so it would only delay the release.
-		c.close(websocket.StatusPolicyViolation, "send queue full", false)
-		return ErrSlowConsumer
+		c.queued.Add(-size)
+		return false
 	}
 }
 
@@ -308,6 +336,7 @@ func (c *wsConn) readLoop() {
 		}
 		// Replies wait for room instead of dropping the connection: their rate is the client's own request rate,
 		// and a client that stops reading is dropped by the writer's timeout.
+		c.queued.Add(int64(len(reply)))
 		select {
 		case c.queue <- reply:
 		case <-c.ctx.Done():
@@ -323,6 +352,7 @@ func (c *wsConn) writeLoop() {
 		case <-c.ctx.Done():
 			return
 		case msg := <-c.queue:
+			c.queued.Add(-int64(len(msg)))
 			// Not c.ctx either: Shutdown should let the message in flight finish before the close frame.
 			ctx, cancel := context.WithTimeout(context.Background(), c.h.writeTimeout)
 			err := c.ws.Write(ctx, websocket.MessageText, msg)

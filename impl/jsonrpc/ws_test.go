@@ -294,6 +294,39 @@ func TestWSSlowReaderIsDropped(t *testing.T) {
 	}
 }
 
+// The send queue is bounded by bytes as well as by messages: a few large notifications fill it long before the
+// message count does, while one message larger than the whole bound still passes alone.
+func TestWSSendQueueBoundsBytes(t *testing.T) {
+	t.Parallel()
+	c := &wsConn{h: &WSHandler{sendBytes: 1 << 20}, queue: make(chan []byte, 1024)}
+	big := make([]byte, 100<<10)
+	queued := 0
+	for c.enqueue(big) {
+		queued++
+	}
+	if queued != 10 || c.queued.Load() != 10*100<<10 {
+		t.Errorf("queued %d messages of 100 KiB (%d bytes) under a 1 MiB bound, want 10", queued, c.queued.Load())
+	}
+	for range queued {
+		c.queued.Add(-int64(len(<-c.queue))) // what the writer does
+	}
+	if huge := make([]byte, 2<<20); !c.enqueue(huge) || c.enqueue([]byte("x")) {
+		t.Error("a message over the bound must pass alone into an empty queue, and nothing after it")
+	}
+
+	// Over a real connection the writer gives the bytes back as it writes.
+	f := startWS(t, WSOptions{SendQueueBytes: 1 << 20, PingInterval: -1})
+	ws := f.dial(t)
+	conn := f.subscribe(t, ws)
+	for i := range 50 {
+		if err := conn.Notify("n", strings.Repeat("y", 50<<10)); err != nil {
+			t.Fatalf("notification %d to a reading client: %v", i, err)
+		}
+		expect(t, ws, "")
+	}
+	waitFor(t, "the queue to drain", func() bool { return conn.(*wsConn).queued.Load() == 0 })
+}
+
 func TestWSOnClose(t *testing.T) {
 	t.Parallel()
 	f := startWS(t, WSOptions{})
