@@ -33,22 +33,33 @@ func mintAmountsAt(bank *ledger.Bank, mint core.Pubkey, lookup encoding.Lookup) 
 	return m, owner, nil
 }
 
-func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenAccountBalanceParams) (r rpcapi.GetTokenAccountBalanceResult, err error) {
-	pk, err := parsePubkey(p.Account)
+// tokenProgramAccount reads the account key names at the commitment of cfg, for getTokenAccountBalance and
+// getTokenSupply, with the reference's -32602 texts: "could not find account", or notOwned when no token program
+// owns it.
+func (s *Server) tokenProgramAccount(key string, cfg *rpcapi.CommitmentConfig, notOwned string) (*ledger.Bank, runtime.Account, error) {
+	pk, err := parsePubkey(key)
 	if err != nil {
-		return r, err
+		return nil, runtime.Account{}, err
 	}
-	var cfg rpcapi.CommitmentConfig
-	if p.Config != nil {
-		cfg = *p.Config
+	var c *rpcapi.Commitment
+	if cfg != nil {
+		c = cfg.Commitment
 	}
-	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
+	bank := s.ledger.Bank(commitmentOf(c))
 	acct, ok := bank.GetAccount(pk)
 	if !ok {
-		return r, invalidParam("could not find account")
+		return nil, runtime.Account{}, invalidParam("could not find account")
 	}
 	if !isTokenProgram(acct.Owner) {
-		return r, invalidParam("not a Token account")
+		return nil, runtime.Account{}, invalidParam(notOwned)
+	}
+	return bank, acct, nil
+}
+
+func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenAccountBalanceParams) (r rpcapi.GetTokenAccountBalanceResult, err error) {
+	bank, acct, err := s.tokenProgramAccount(p.Account, p.Config, "not a Token account")
+	if err != nil {
+		return r, err
 	}
 	ta, err := encoding.DecodeTokenAccount(acct.Data)
 	if err != nil {
@@ -62,21 +73,9 @@ func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenA
 }
 
 func (s *Server) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyParams) (r rpcapi.GetTokenSupplyResult, err error) {
-	pk, err := parsePubkey(p.Mint)
+	bank, acct, err := s.tokenProgramAccount(p.Mint, p.Config, "not a Token mint")
 	if err != nil {
 		return r, err
-	}
-	var cfg rpcapi.CommitmentConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
-	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
-	acct, ok := bank.GetAccount(pk)
-	if !ok {
-		return r, invalidParam("could not find account")
-	}
-	if !isTokenProgram(acct.Owner) {
-		return r, invalidParam("not a Token mint")
 	}
 	mint, err := encoding.DecodeMint(acct.Data)
 	if err != nil {
