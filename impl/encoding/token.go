@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
 )
 
 // The SPL Token and Token-2022 state layouts, decoded as the reference decodes them
@@ -158,7 +159,9 @@ func (m *Mint) Amounts(lookup Lookup) MintAmounts {
 	out := MintAmounts{Decimals: m.Decimals}
 	exts := extensionEntries(m.tlv)
 	if b, ok := exts.get(extInterestBearingConfig, accountTypeMint); ok {
-		out.interest = decodeInterestBearing(b)
+		if c, ok := token.DecodeInterestBearingConfig(b); ok {
+			out.interest = &c
+		}
 	}
 	if b, ok := exts.get(extScaledUiAmount, accountTypeMint); ok {
 		out.scaled = decodeScaledUiAmount(b)

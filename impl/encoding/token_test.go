@@ -9,6 +9,7 @@ import (
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
+	"ledgerd/impl/programs/token"
 	"ledgerd/impl/runtime"
 )
 
@@ -345,13 +346,13 @@ func TestTokenAmount(t *testing.T) {
 func TestInterestAndScaledAmounts(t *testing.T) {
 	t.Parallel()
 	const one = 1_000_000_000_000_000_000
-	five := &interestBearingConfig{preUpdateAverageRate: 500, lastUpdateTimestamp: intSecondsPerYear, currentRate: 500}
-	negative := &interestBearingConfig{preUpdateAverageRate: -500, lastUpdateTimestamp: intSecondsPerYear, currentRate: -500}
-	netOut := &interestBearingConfig{preUpdateAverageRate: -500, lastUpdateTimestamp: intSecondsPerYear, currentRate: 500}
-	zero := &interestBearingConfig{lastUpdateTimestamp: intSecondsPerYear}
-	huge := &interestBearingConfig{preUpdateAverageRate: 32767, currentRate: 32767}
+	five := &token.InterestBearingConfig{PreUpdateAverageRate: 500, LastUpdateTimestamp: intSecondsPerYear, CurrentRate: 500}
+	negative := &token.InterestBearingConfig{PreUpdateAverageRate: -500, LastUpdateTimestamp: intSecondsPerYear, CurrentRate: -500}
+	netOut := &token.InterestBearingConfig{PreUpdateAverageRate: -500, LastUpdateTimestamp: intSecondsPerYear, CurrentRate: 500}
+	zero := &token.InterestBearingConfig{LastUpdateTimestamp: intSecondsPerYear}
+	huge := &token.InterestBearingConfig{PreUpdateAverageRate: 32767, CurrentRate: 32767}
 	tests := []struct {
-		c        *interestBearingConfig
+		c        *token.InterestBearingConfig
 		amount   uint64
 		decimals uint8
 		ts       int64
@@ -371,12 +372,12 @@ func TestInterestAndScaledAmounts(t *testing.T) {
 		{huge, math.MaxUint64, 0, intSecondsPerYear * 1000, "inf"},
 	}
 	for _, tt := range tests {
-		if got, ok := tt.c.amountToUiAmount(tt.amount, tt.decimals, tt.ts); !ok || got != tt.want {
+		if got, ok := tt.c.AmountToUIAmount(tt.amount, tt.decimals, tt.ts); !ok || got != tt.want {
 			t.Errorf("interest %+v (%d, %d, %d) = %q, %v, want %q", *tt.c, tt.amount, tt.decimals, tt.ts, got, ok, tt.want)
 		}
 	}
-	overflow := &interestBearingConfig{initializationTimestamp: math.MinInt64, lastUpdateTimestamp: 1}
-	if got, ok := overflow.amountToUiAmount(1, 0, 0); ok {
+	overflow := &token.InterestBearingConfig{InitializationTimestamp: math.MinInt64, LastUpdateTimestamp: 1}
+	if got, ok := overflow.AmountToUIAmount(1, 0, 0); ok {
 		t.Errorf("overflowing timespan gave %q", got)
 	}
 	m := MintAmounts{Decimals: 0, interest: overflow}

@@ -2,7 +2,6 @@ package encoding
 
 import (
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -63,7 +62,7 @@ func trimUiAmount(s string, decimals uint8) string {
 // SplTokenAdditionalDataV2).
 type MintAmounts struct {
 	Decimals      uint8
-	interest      *interestBearingConfig
+	interest      *token.InterestBearingConfig
 	scaled        *scaledUiAmountConfig
 	unixTimestamp int64
 }
@@ -77,7 +76,7 @@ func (m MintAmounts) UiAmount(amount uint64) UiTokenAmount {
 	)
 	switch {
 	case m.interest != nil:
-		s, ok = m.interest.amountToUiAmount(amount, m.Decimals, m.unixTimestamp)
+		s, ok = m.interest.AmountToUIAmount(amount, m.Decimals, m.unixTimestamp)
 	case m.scaled != nil:
 		s, ok = m.scaled.amountToUiAmount(amount, m.Decimals, m.unixTimestamp), true
 	default:
@@ -170,27 +169,6 @@ func RustF64Display(f float64) string {
 	}
 }
 
-// powi is LLVM's powi for f64 (compiler-rt __powidf2), which Rust's f64::powi compiles to: binary
-// exponentiation whose roundings decide the last bits for large exponents.
-func powi(a float64, b int) float64 {
-	recip := b < 0
-	r := 1.0
-	for {
-		if b&1 != 0 {
-			r *= a
-		}
-		b /= 2
-		if b == 0 {
-			break
-		}
-		a *= a
-	}
-	if recip {
-		return 1 / r
-	}
-	return r
-}
-
 // numPow is num_traits::pow for f64, with its own order of multiplications.
 func numPow(base float64, exp int) float64 {
 	if exp == 0 {
@@ -212,56 +190,6 @@ func numPow(base float64, exp int) float64 {
 		}
 	}
 	return acc
-}
-
-// interestBearingConfig is Token-2022's InterestBearingConfig extension (52 bytes).
-type interestBearingConfig struct {
-	rateAuthority           *core.Pubkey
-	initializationTimestamp int64
-	preUpdateAverageRate    int16
-	lastUpdateTimestamp     int64
-	currentRate             int16
-}
-
-const (
-	secondsPerYear   = 60. * 60. * 24. * 365.24
-	oneInBasisPoints = 10_000.
-)
-
-// rateExp is exp(rate × timespan / year / 10⁴), with the product taken exactly (i128) and rounded once to f64.
-func rateExp(rate int16, timespan int64) float64 {
-	p := new(big.Int).Mul(big.NewInt(int64(rate)), big.NewInt(timespan))
-	num, _ := new(big.Float).SetPrec(53).SetMode(big.ToNearestEven).SetInt(p).Float64()
-	return math.Exp(num / secondsPerYear / oneInBasisPoints)
-}
-
-func (c *interestBearingConfig) totalScale(decimals uint8, unixTimestamp int64) (float64, bool) {
-	pre, ok := subI64(c.lastUpdateTimestamp, c.initializationTimestamp)
-	if !ok {
-		return 0, false
-	}
-	post, ok := subI64(unixTimestamp, c.lastUpdateTimestamp)
-	if !ok {
-		return 0, false
-	}
-	return rateExp(c.preUpdateAverageRate, pre) * rateExp(c.currentRate, post) / powi(10, int(decimals)), true
-}
-
-func (c *interestBearingConfig) amountToUiAmount(amount uint64, decimals uint8, unixTimestamp int64) (string, bool) {
-	scale, ok := c.totalScale(decimals, unixTimestamp)
-	if !ok {
-		return "", false
-	}
-	return trimUiAmount(formatRustFixed(float64(amount)*scale, decimals), decimals), true
-}
-
-// subI64 is Rust's i64::checked_sub.
-func subI64(a, b int64) (int64, bool) {
-	d := a - b
-	if (b > 0 && d > a) || (b < 0 && d < a) {
-		return 0, false
-	}
-	return d, true
 }
 
 // scaledUiAmountConfig is Token-2022's ScaledUiAmountConfig extension (56 bytes).

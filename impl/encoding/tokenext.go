@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
 )
 
 // Token-2022 extension types, by their on-chain number.
@@ -322,28 +323,18 @@ func defaultAccountStateState(b []byte) any {
 	return map[string]any{"accountState": tokenStateName(b[0])}
 }
 
-func decodeInterestBearing(b []byte) *interestBearingConfig {
-	if len(b) != 52 {
-		return nil
-	}
-	r := layout{b: b}
-	return &interestBearingConfig{
-		rateAuthority:           r.nonZeroPubkey(),
-		initializationTimestamp: r.i64(),
-		preUpdateAverageRate:    int16(r.u16()),
-		lastUpdateTimestamp:     r.i64(),
-		currentRate:             int16(r.u16()),
-	}
-}
-
 func interestBearingState(b []byte) any {
-	c := decodeInterestBearing(b)
+	c, _ := token.DecodeInterestBearingConfig(b) // the extension table checked the length
+	var authority *core.Pubkey
+	if c.RateAuthority.Some {
+		authority = &c.RateAuthority.Value
+	}
 	return map[string]any{
-		"rateAuthority":           optPubkeyValue(c.rateAuthority),
-		"initializationTimestamp": c.initializationTimestamp,
-		"preUpdateAverageRate":    c.preUpdateAverageRate,
-		"lastUpdateTimestamp":     c.lastUpdateTimestamp,
-		"currentRate":             c.currentRate,
+		"rateAuthority":           optPubkeyValue(authority),
+		"initializationTimestamp": c.InitializationTimestamp,
+		"preUpdateAverageRate":    c.PreUpdateAverageRate,
+		"lastUpdateTimestamp":     c.LastUpdateTimestamp,
+		"currentRate":             c.CurrentRate,
 	}
 }
 

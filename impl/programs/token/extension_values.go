@@ -254,6 +254,16 @@ const (
 	ibCurRateOff    = 50
 )
 
+// DecodeInterestBearingConfig reads the extension's 52 bytes; ok is false for any other length.
+func DecodeInterestBearingConfig(b []byte) (c InterestBearingConfig, ok bool) {
+	if len(b) != interestBearingConfigLen {
+		return c, false
+	}
+	return decodeInterestBearingConfig(b), true
+}
+
+const interestBearingConfigLen = 52
+
 func decodeInterestBearingConfig(b []byte) InterestBearingConfig {
 	return InterestBearingConfig{
 		RateAuthority:           optionalKey(b),
