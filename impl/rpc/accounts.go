@@ -195,28 +195,10 @@ func (s *Server) GetLargestAccounts(ctx context.Context, p *rpcapi.GetLargestAcc
 			only = set
 		}
 	}
-	type ranked struct {
-		key      core.Pubkey
-		lamports uint64
-	}
-	// above ranks by (lamports, pubkey), largest first, as the reference's heap orders them.
-	above := func(a, b ranked) bool {
-		return a.lamports > b.lamports || a.lamports == b.lamports && a.key.Compare(b.key) > 0
-	}
-	top := make([]ranked, 0, numLargestAccounts+1)
+	var top largest
 	scanErr := bank.ScanAccounts(func(k core.Pubkey, a runtime.Account) bool {
-		c := ranked{k, a.Lamports}
-		if a.Lamports == 0 || exclude[k] || only != nil && !only[k] ||
-			len(top) == numLargestAccounts && !above(c, top[len(top)-1]) {
-			return ctx.Err() == nil
-		}
-		i := 0
-		for i < len(top) && above(top[i], c) {
-			i++
-		}
-		top = slices.Insert(top, i, c)
-		if len(top) > numLargestAccounts {
-			top = top[:numLargestAccounts]
+		if a.Lamports != 0 && !exclude[k] && (only == nil || only[k]) {
+			top.add(k, a.Lamports)
 		}
 		return ctx.Err() == nil
 	})
@@ -226,9 +208,9 @@ func (s *Server) GetLargestAccounts(ctx context.Context, p *rpcapi.GetLargestAcc
 	if scanErr != nil {
 		return r, rpcapi.NewScanErrorError(scanErr.Error())
 	}
-	value := make([]rpcapi.AccountBalance, len(top))
-	for i, t := range top {
-		value[i] = rpcapi.AccountBalance{Address: t.key.String(), Lamports: t.lamports}
+	value := make([]rpcapi.AccountBalance, len(top.ranked))
+	for i, t := range top.ranked {
+		value[i] = rpcapi.AccountBalance{Address: t.key.String(), Lamports: t.amount}
 	}
 	return rpcapi.GetLargestAccountsResult{Context: rpcContext(bank.Slot), Value: value}, nil
 }
@@ -544,4 +526,35 @@ func rustBase64Decode(s string) ([]byte, string) {
 		return nil, err.Error()
 	}
 	return b, ""
+}
+
+// largest keeps the numLargestAccounts largest (amount, address) pairs it is given, largest first and, among
+// equal amounts, the larger address first, as the reference's heap orders them (getLargestAccounts,
+// getTokenLargestAccounts).
+type largest struct{ ranked []rankedAccount }
+
+type rankedAccount struct {
+	key    core.Pubkey
+	amount uint64
+}
+
+func (a rankedAccount) above(b rankedAccount) bool {
+	return a.amount > b.amount || a.amount == b.amount && a.key.Compare(b.key) > 0
+}
+
+func (l *largest) add(key core.Pubkey, amount uint64) {
+	c := rankedAccount{key, amount}
+	if len(l.ranked) == numLargestAccounts && !c.above(l.ranked[len(l.ranked)-1]) {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(l.ranked, c, func(e, t rankedAccount) int {
+		if e.above(t) {
+			return -1
+		}
+		return 1
+	})
+	l.ranked = slices.Insert(l.ranked, i, c)
+	if len(l.ranked) > numLargestAccounts {
+		l.ranked = l.ranked[:numLargestAccounts]
+	}
 }

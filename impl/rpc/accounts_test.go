@@ -634,3 +634,26 @@ func TestGetSupply(t *testing.T) {
 	stCheckJSON(t, "supply shape", after, fmt.Sprintf(`{"context":{"slot":%d,"apiVersion":%q},"value":{"total":%d,"circulating":%d,"nonCirculating":0,"nonCirculatingAccounts":[]}}`,
 		after.Context.Slot, Version, after.Value.Total, after.Value.Total))
 }
+
+// largest keeps the top numLargestAccounts by amount, the larger address first among equal amounts, whatever the
+// order it is fed in.
+func TestLargestKeepsTheTopInOrder(t *testing.T) {
+	t.Parallel()
+	var l largest
+	for i := range 3 * numLargestAccounts {
+		amount := uint64(i % numLargestAccounts) // each amount three times, from three addresses
+		l.add(core.Pubkey{byte(i)}, amount)
+	}
+	if len(l.ranked) != numLargestAccounts {
+		t.Fatalf("kept %d, want %d", len(l.ranked), numLargestAccounts)
+	}
+	for i, got := range l.ranked {
+		// Amount a is held by addresses a, a+20 and a+40; the top 20 are 19, 19, 19, 18, ..., each amount's
+		// addresses from the largest.
+		amount := uint64(numLargestAccounts - 1 - i/3)
+		want := core.Pubkey{byte(int(amount) + 2*numLargestAccounts - (i%3)*numLargestAccounts)}
+		if got.amount != amount || got.key != want {
+			t.Errorf("entry %d = %d at %s, want %d at %s", i, got.amount, got.key, amount, want)
+		}
+	}
+}

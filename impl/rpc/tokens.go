@@ -104,32 +104,14 @@ func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetToken
 	if !isTokenProgram(program) {
 		return r, invalidParam("not a Token mint")
 	}
-	type ranked struct {
-		key    core.Pubkey
-		amount uint64
-	}
-	above := func(a, b ranked) bool { return a.amount > b.amount || a.amount == b.amount && a.key.Compare(b.key) > 0 }
-	top := make([]ranked, 0, numLargestAccounts+1)
+	var top largest
 	scanErr := bank.TokenAccounts(ledger.IndexTokenMint, mintKey, func(k core.Pubkey, a runtime.Account) bool {
-		if a.Owner != program {
-			return ctx.Err() == nil
-		}
-		c := ranked{key: k}
-		if ta, err := encoding.DecodeTokenAccount(a.Data); err == nil {
-			c.amount = ta.Amount
-		}
-		if len(top) == numLargestAccounts && !above(c, top[len(top)-1]) {
-			return ctx.Err() == nil
-		}
-		i, _ := slices.BinarySearchFunc(top, c, func(e, t ranked) int {
-			if above(e, t) {
-				return -1
+		if a.Owner == program {
+			var amount uint64
+			if ta, err := encoding.DecodeTokenAccount(a.Data); err == nil {
+				amount = ta.Amount
 			}
-			return 1
-		})
-		top = slices.Insert(top, i, c)
-		if len(top) > numLargestAccounts {
-			top = top[:numLargestAccounts]
+			top.add(k, amount)
 		}
 		return ctx.Err() == nil
 	})
@@ -139,8 +121,8 @@ func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetToken
 	if scanErr != nil {
 		return r, rpcapi.NewScanErrorError(scanErr.Error())
 	}
-	value := make([]rpcapi.TokenLargestAccount, len(top))
-	for i, t := range top {
+	value := make([]rpcapi.TokenLargestAccount, len(top.ranked))
+	for i, t := range top.ranked {
 		u := m.UiAmount(t.amount).RPC()
 		value[i] = rpcapi.TokenLargestAccount{Address: t.key.String(), Amount: u.Amount, Decimals: u.Decimals,
 			UiAmount: u.UiAmount, UiAmountString: u.UiAmountString}
