@@ -49,9 +49,18 @@ bench: build ## run the Go benchmarks, then the figures of issue 3 against bin/l
 	$(GO) run ./cmd/ledgerd-bench -ledgerd $(BIN) $(BENCHFLAGS) || status=$$?; \
 	exit $$status
 
-fuzz: ## run each fuzz target for FUZZTIME (default 20s)
-	@for pkg in $$($(GO) list ./...); do \
+fuzz: ## run every fuzz target for FUZZTIME (default 20s), then list each result; fails if any target failed
+	@# Every target runs even when one fails (Go 1.26's fuzz coordinator can fail spuriously, golang/go#75804):
+	@# the summary names each failure so it can be rerun alone.
+	@summary=""; failed=0; \
+	for pkg in $$($(GO) list ./...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $${FUZZTIME:-20s} $$pkg; \
+	    echo "== $$pkg $$t"; \
+	    if $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $${FUZZTIME:-20s} $$pkg; then result=PASS; \
+	    else result=FAIL; failed=$$((failed+1)); fi; \
+	    summary="$$summary$$result $$pkg $$t"$$'\n'; \
 	  done; \
-	done
+	done; \
+	printf '== fuzz summary\n%s' "$$summary"; \
+	echo "fuzz: $$(grep -c '^PASS' <<<"$$summary" || true) passed, $$failed failed"; \
+	[ "$$failed" -eq 0 ]
