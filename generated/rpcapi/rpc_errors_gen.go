@@ -7,6 +7,9 @@ import "fmt"
 
 // The JSON-RPC error codes of the catalogue (schema/errors).
 const (
+	CodeRequestTimedOut                          = -32090
+	CodeResponseTooLarge                         = -32091
+	CodeBatchTooLarge                            = -32600
 	CodeBlockCleanedUp                           = -32001
 	CodeSendTransactionPreflightFailure          = -32002
 	CodeTransactionSignatureVerificationFailure  = -32003
@@ -41,6 +44,30 @@ const (
 	CodeInvalidSubscriptionId                    = -32602
 	CodeSubscriptionLimitReached                 = -32603
 )
+
+// NewRequestTimedOutError builds the -32090 error "request timed out".
+func NewRequestTimedOutError() *Error {
+	return &Error{
+		Code:    CodeRequestTimedOut,
+		Message: "request timed out",
+	}
+}
+
+// NewResponseTooLargeError builds the -32091 error "response too large".
+func NewResponseTooLargeError() *Error {
+	return &Error{
+		Code:    CodeResponseTooLarge,
+		Message: "response too large",
+	}
+}
+
+// NewBatchTooLargeError builds the -32600 error "batch too large".
+func NewBatchTooLargeError() *Error {
+	return &Error{
+		Code:    CodeBatchTooLarge,
+		Message: "batch too large",
+	}
+}
 
 // NewBlockCleanedUpError builds the -32001 error "Block {slot} cleaned up, does not exist on node. First available block: {firstAvailableBlock}".
 func NewBlockCleanedUpError(slot uint64, firstAvailableBlock uint64) *Error {

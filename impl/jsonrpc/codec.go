@@ -18,16 +18,17 @@ type engine struct {
 	d       Dispatcher
 	log     *slog.Logger
 	openrpc json.RawMessage // compacted; nil: rpc.discover goes to the Dispatcher
+	limits  Limits
 }
 
-func newEngine(d Dispatcher, log *slog.Logger, openrpc []byte) *engine {
+func newEngine(d Dispatcher, log *slog.Logger, openrpc []byte, limits Limits) *engine {
 	if d == nil {
 		panic("jsonrpc: nil Dispatcher")
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	e := &engine{d: d, log: log}
+	e := &engine{d: d, log: log, limits: limits.withDefaults()}
 	if len(openrpc) > 0 {
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, openrpc); err != nil {
@@ -52,8 +53,11 @@ func (e *engine) handle(ctx context.Context, body []byte, ws bool) []byte {
 	if !json.Valid(body) || hasLoneSurrogate(body) {
 		return encodeError(nil, errParse, nullID)
 	}
+	// One deadline for the whole body: a batch of slow calls must not run a timeout per member.
+	ctx, cancel := context.WithTimeout(ctx, e.limits.CallTimeout)
+	defer cancel()
 	if body[0] != '[' {
-		reply, _ := e.handleOne(ctx, body, ws)
+		reply, _, _ := e.handleOne(ctx, body, ws, e.limits.MaxResponseBytes)
 		return reply
 	}
 	members := scanArray(body)
@@ -61,15 +65,25 @@ func (e *engine) handle(ctx context.Context, body []byte, ws bool) []byte {
 		// jsonrpc-core answers an empty batch with a single error object, not an array.
 		return encodeError(nil, errInvalidRequest, nullID)
 	}
+	if len(members) > e.limits.MaxBatchItems {
+		return encodeError(nil, errBatchTooLarge, nullID)
+	}
 	out := make([]byte, 0, 64*len(members))
 	out = append(out, '[')
-	n := 0
+	n, full := 0, false
 	for _, m := range members {
-		if ctx.Err() != nil {
+		if errors.Is(context.Cause(ctx), context.Canceled) {
 			// The client left (HTTP) or the connection is closing (WS): nobody will read the rest.
 			return nil
 		}
-		reply, ok := e.handleOne(ctx, m, ws)
+		// The member whose reply would pass the limit gets the error instead, and so does every member after it,
+		// without running: the batch's reply stops growing there.
+		budget := e.limits.MaxResponseBytes - int64(len(out)) - 1 // 1: the closing bracket
+		if full {
+			budget = 0
+		}
+		reply, ok, over := e.handleOne(ctx, m, ws, budget)
+		full = full || over
 		if !ok {
 			continue
 		}
@@ -92,9 +106,12 @@ func (e *engine) handle(ctx context.Context, body []byte, ws bool) []byte {
 // "id" key and with a string method is a notification: it never gets a reply, and runs only when it is otherwise
 // valid. Anything else is an invalid request, answered with its id when the id could be read, else null.
 // Unknown members are ignored (jsonrpc-core rejects them; no client depends on that and leniency costs nothing).
-func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool) (reply []byte, ok bool) {
+//
+// budget is what is left of Limits.MaxResponseBytes for this reply: at or below zero the call does not run and
+// gets the "response too large" error; a reply larger than it is replaced by that error. over reports either.
+func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool, budget int64) (reply []byte, ok, over bool) {
 	if raw[0] != '{' {
-		return encodeError(nil, errInvalidRequest, nullID), true
+		return encodeError(nil, errInvalidRequest, nullID), true, false
 	}
 	req := scanRequest(raw) // exact keys: encoding/json would also match "METHOD" to a Method field
 
@@ -114,7 +131,7 @@ func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool) (reply []by
 	}
 
 	if !hasID && methodOK {
-		if paramsOK && versionOK {
+		if paramsOK && versionOK && budget > 0 && ctx.Err() == nil {
 			// The result is dropped, but a failure that would be logged for a call is logged here too.
 			if _, err := e.call(ctx, method, params, ws); err != nil {
 				var ce CodedError
@@ -123,22 +140,40 @@ func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool) (reply []by
 				}
 			}
 		}
-		return nil, false
+		return nil, false, budget <= 0
 	}
 	if !hasID || !validID(id) {
-		return encodeError(nil, errInvalidRequest, nullID), true
+		return encodeError(nil, errInvalidRequest, nullID), true, false
 	}
 	if !methodOK || !paramsOK {
-		return encodeError(nil, errInvalidRequest, id), true
+		return encodeError(nil, errInvalidRequest, id), true, false
 	}
 	if !versionOK {
-		return encodeError(nil, errUnsupportedVersion, id), true
+		return encodeError(nil, errUnsupportedVersion, id), true, false
 	}
-	result, err := e.call(ctx, method, params, ws)
+	if ctx.Err() != nil {
+		return encodeError(nil, errRequestTimedOut, id), true, false
+	}
+	if budget <= 0 {
+		return encodeError(nil, errResponseTooLarge, id), true, true
+	}
+	result, err := e.call(context.WithValue(ctx, budgetKey{}, budget), method, params, ws)
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		// Whatever the method made of its cancelled context (often ctx.Err(), an internal error), the caller is
+		// told why.
+		return encodeError(nil, errRequestTimedOut, id), true, false
+	}
 	if err != nil {
-		return e.encodeCallError(method, err, id), true
+		var ce CodedError
+		over = errors.As(err, &ce) && ce.ErrorCode() == errResponseTooLarge.Code // the method's own estimate
+		reply = e.encodeCallError(method, err, id)
+	} else {
+		reply = e.encodeResult(method, result, id)
 	}
-	return e.encodeResult(method, result, id), true
+	if int64(len(reply)) > budget {
+		return encodeError(nil, errResponseTooLarge, id), true, true
+	}
+	return reply, true, over
 }
 
 // call runs the Dispatcher, answers rpc.discover itself when it holds the OpenRPC document, and turns a panic

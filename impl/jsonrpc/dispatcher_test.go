@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -62,6 +63,17 @@ func (d *testDispatcher) Call(ctx context.Context, method string, params json.Ra
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	case "hang": // runs until its context ends, as a scan over a huge ledger would
+		<-ctx.Done()
+		return nil, ctx.Err()
+	case "budget":
+		return ReplyBudget(ctx), nil
+	case "sized": // a string result of params[0] bytes
+		var n []int
+		if err := json.Unmarshal(params, &n); err != nil || len(n) != 1 {
+			return nil, &Error{Code: CodeInvalidParams, Message: "want [n]"}
+		}
+		return strings.Repeat("x", n[0]), nil
 	case "wsOnly":
 		if !ws {
 			return nil, MethodNotFound()

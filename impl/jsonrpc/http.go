@@ -24,12 +24,16 @@ const (
 	textMethodNotAllowed       = "Used HTTP Method is not allowed. POST or OPTIONS is required\n"
 	textTooLarge               = "request body size exceeds allowed maximum"
 	textUTF8Error              = "utf-8 encoding error at byte %d in request body"
+	// Not the reference's: its server answers an unreadable body with a closed connection.
+	textUnreadableBody = "request body could not be read"
 )
 
 // HTTPOptions configures NewHTTPHandler. The zero value is usable.
 type HTTPOptions struct {
 	// MaxBodyBytes is the largest accepted request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// Limits bound the batch size, reply size and run time of one request.
+	Limits Limits
 	// Health returns the /health body ("ok", "behind", "unknown"); nil always answers "ok".
 	Health func() string
 	// OpenRPC is served at GET /openrpc.json and as the result of rpc.discover; nil serves neither.
@@ -55,7 +59,7 @@ type httpHandler struct {
 // method), GET /openrpc.json, GET /docs and the Extra paths. It panics if d is nil or OpenRPC is not valid JSON.
 func NewHTTPHandler(d Dispatcher, o HTTPOptions) http.Handler {
 	h := &httpHandler{
-		engine:  newEngine(d, o.Logger, o.OpenRPC),
+		engine:  newEngine(d, o.Logger, o.OpenRPC, o.Limits),
 		maxBody: o.MaxBodyBytes,
 		health:  o.Health,
 		openrpc: o.OpenRPC,
@@ -100,17 +104,20 @@ func (h *httpHandler) serveRPC(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > h.maxBody {
-		writeBody(w, http.StatusRequestEntityTooLarge, headerText, []byte(textTooLarge))
+		writeAndClose(w, http.StatusRequestEntityTooLarge, []byte(textTooLarge))
 		return
 	}
 	body, err := readAtMost(r.Body, h.maxBody+1, r.ContentLength)
 	if err != nil {
-		// The client went away or the server's ReadTimeout fired: there is nobody to answer.
+		// A malformed chunked encoding, a body shorter than its Content-Length, or the server's read timeout:
+		// the request cannot be answered, and the connection cannot carry another one. When the client is still
+		// there it learns why; an empty 200 would read as a successful call.
 		h.engine.log.DebugContext(r.Context(), "jsonrpc: reading request body", "err", err)
+		writeAndClose(w, http.StatusBadRequest, []byte(textUnreadableBody))
 		return
 	}
 	if int64(len(body)) > h.maxBody {
-		writeBody(w, http.StatusRequestEntityTooLarge, headerText, []byte(textTooLarge))
+		writeAndClose(w, http.StatusRequestEntityTooLarge, []byte(textTooLarge))
 		return
 	}
 	if !utf8.Valid(body) {
@@ -163,6 +170,7 @@ var (
 	headerJSON        = []string{"application/json"}
 	headerText        = []string{"text/plain; charset=utf-8"}
 	headerHTML        = []string{"text/html; charset=utf-8"}
+	headerClose       = []string{"close"}
 )
 
 func writeBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
@@ -171,6 +179,22 @@ func writeBody(w http.ResponseWriter, status int, contentType []string, body []b
 	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body) // a failed write means the client left; nothing to do
+}
+
+// writeAndClose sends a plain-text reply and closes the connection without reading the rest of the request body.
+// After a handler returns, net/http drains up to 256 KiB of unread body to keep the connection (even with
+// "Connection: close"), so a client that declared a large body and sends it slowly, or never, would get this
+// reply only at the server's read timeout. Hijacking the connection once the reply is flushed ends it at once.
+func writeAndClose(w http.ResponseWriter, status int, body []byte) {
+	w.Header()["Connection"] = headerClose
+	writeBody(w, status, headerText, body)
+	rc := http.NewResponseController(w)
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	if conn, _, err := rc.Hijack(); err == nil { // HTTP/2 and test recorders cannot hijack; they need not
+		conn.Close()
+	}
 }
 
 // readAtMost reads r up to its end or n bytes, whichever comes first, so an oversized body is never read whole.

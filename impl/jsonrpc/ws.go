@@ -41,6 +41,8 @@ type WSOptions struct {
 	// MaxMessageBytes is the largest incoming message; a larger one closes the connection with 1009.
 	// 0 means DefaultMaxMessageBytes.
 	MaxMessageBytes int64
+	// Limits bound the batch size, reply size and run time of one message.
+	Limits Limits
 	// SendQueue is the capacity of the per-connection queue of outgoing messages; 0 means DefaultSendQueue.
 	SendQueue int
 	// SendQueueBytes bounds the bytes of those messages; 0 means DefaultSendQueueBytes. One message larger than
@@ -100,7 +102,7 @@ type WSHandler struct {
 // replies go back in request order. Any origin may connect. It panics if d is nil or OpenRPC is not valid JSON.
 func NewWSHandler(d Dispatcher, o WSOptions) *WSHandler {
 	h := &WSHandler{
-		engine:       newEngine(d, o.Logger, o.OpenRPC),
+		engine:       newEngine(d, o.Logger, o.OpenRPC, o.Limits),
 		maxMessage:   o.MaxMessageBytes,
 		sendQueue:    o.SendQueue,
 		sendBytes:    o.SendQueueBytes,
@@ -224,9 +226,10 @@ type wsConn struct {
 	closeOnce sync.Once
 	closeDone chan struct{}
 
-	mu      sync.Mutex
-	onClose []func()
-	ended   bool
+	mu         sync.Mutex
+	onClose    []func()
+	ended      bool
+	afterReply []func() // of the message being handled
 }
 
 func (c *wsConn) ID() uint64 { return c.id }
@@ -240,6 +243,24 @@ func (c *wsConn) OnClose(f func()) {
 	}
 	c.onClose = append(c.onClose, f)
 	c.mu.Unlock()
+}
+
+// AfterReply registers f to run once the reply of the message being handled has been queued (so it goes out
+// before any frame queued later), or the connection has ended. Subscriptions hold their notifications until then.
+func (c *wsConn) AfterReply(f func()) {
+	c.mu.Lock()
+	c.afterReply = append(c.afterReply, f)
+	c.mu.Unlock()
+}
+
+func (c *wsConn) runAfterReply() {
+	c.mu.Lock()
+	fs := c.afterReply
+	c.afterReply = nil
+	c.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
 }
 
 func (c *wsConn) Notify(method string, params any) error {
@@ -332,6 +353,7 @@ func (c *wsConn) readLoop() {
 		}
 		reply := c.h.engine.handle(c.ctx, data, true)
 		if reply == nil {
+			c.runAfterReply()
 			continue
 		}
 		// Replies wait for room instead of dropping the connection: their rate is the client's own request rate,
@@ -339,7 +361,9 @@ func (c *wsConn) readLoop() {
 		c.queued.Add(int64(len(reply)))
 		select {
 		case c.queue <- reply:
+			c.runAfterReply()
 		case <-c.ctx.Done():
+			c.runAfterReply()
 			return
 		}
 	}

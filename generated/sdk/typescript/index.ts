@@ -2530,6 +2530,8 @@ export const subscriptionMethods = {
 
 /** The error codes of the catalogue (schema/errors), by name; RpcError.code holds one. */
 export const ErrorCode = {
+  /** batch too large */
+  BatchTooLarge: -32600,
   /** Block {slot} cleaned up, does not exist on node. First available block: {firstAvailableBlock} */
   BlockCleanedUp: -32001,
   /** Block not available for slot {slot} */
@@ -2572,6 +2574,10 @@ export const ErrorCode = {
   OversizedBase58Data: -32600,
   /** Parse error */
   ParseError: -32700,
+  /** request timed out */
+  RequestTimedOut: -32090,
+  /** response too large */
+  ResponseTooLarge: -32091,
   /** {reason} */
   ScanError: -32012,
   /** Transaction simulation failed: {reason} */
