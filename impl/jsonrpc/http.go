@@ -192,10 +192,26 @@ func writeAndClose(w http.ResponseWriter, status int, body []byte) {
 	if err := rc.Flush(); err != nil {
 		return
 	}
-	if conn, _, err := rc.Hijack(); err == nil { // HTTP/2 and test recorders cannot hijack; they need not
-		conn.Close()
+	conn, _, err := rc.Hijack()
+	if err != nil { // HTTP/2 and test recorders cannot hijack; they need not
+		return
 	}
+	// As net/http closes a connection it will not reuse: a FIN first, then a short wait that discards what the
+	// client still sends, so that closing does not reset the connection (a reset can destroy the reply in the
+	// client's receive buffer before it reads it).
+	if cw, ok := conn.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+		_ = conn.SetReadDeadline(time.Now().Add(closeLinger))
+		_, _ = io.Copy(io.Discard, io.LimitReader(conn, closeLingerBytes))
+	}
+	conn.Close()
 }
+
+// How long, and for how many bytes, writeAndClose waits for the client to see the reply and close.
+const (
+	closeLinger      = 500 * time.Millisecond
+	closeLingerBytes = 4 << 20
+)
 
 // readAtMost reads r up to its end or n bytes, whichever comes first, so an oversized body is never read whole.
 // sizeHint (the Content-Length, or -1) sizes the buffer once for the common case.
