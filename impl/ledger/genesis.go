@@ -137,6 +137,10 @@ func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) 
 	path := filepath.Join(dir, GenesisFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		// A chain that lost its genesis.json must not get a new one: its hash would differ from the chain's.
+		if entries, _ := os.ReadDir(filepath.Join(dir, "accounts")); len(entries) > 0 {
+			return nil, genesisDamaged(dir, GenesisFile+" is missing but the ledger holds a chain")
+		}
 		g.Config = GenesisConfig{
 			CreationTime:   cmp.Or(opts.CreationTime, time.Now().Unix()),
 			Identity:       g.IdentityPubkey(),

@@ -45,6 +45,10 @@ type Config struct {
 	Logger        *slog.Logger
 	// Now is the clock block times are read from (tests); default time.Now. Slots are paced by the real clock.
 	Now func() time.Time
+	// ExpectedGenesisHash, when set, refuses a ledger of another genesis (--expected-genesis-hash).
+	ExpectedGenesisHash *[32]byte
+	// VerifyLedger reads the whole store before serving, checking every table's checksums (--verify-ledger).
+	VerifyLedger bool
 }
 
 // Defaults.
@@ -149,6 +153,8 @@ type Ledger struct {
 
 	// tower is the node's local vote state (owned by the producer).
 	tower *vote.State
+
+	rootRecordFailing bool // the last write of the root record failed (owned by the producer)
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots.
@@ -169,9 +175,22 @@ func Open(cfg Config) (*Ledger, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if err := checkExpectedGenesis(&cfg); err != nil {
+		return nil, err
+	}
 	g, err := OpenGenesis(cfg.Dir, cfg.Reset, cfg.Genesis)
 	if err != nil {
 		return nil, err
+	}
+	var rec *rootRecord
+	if !cfg.StoreInMemory {
+		if rec, err = readRootRecord(cfg.Dir); err != nil {
+			return nil, err
+		}
+		if rec != nil && rec.Genesis != core.Hash(g.Hash) {
+			return nil, genesisDamaged(cfg.Dir, fmt.Sprintf("%s hashes to %s, but the chain's genesis hash is %s "+
+				"(recorded in %s)", GenesisFile, g.HashString(), rec.Genesis, filepath.Join(cfg.Dir, RootRecordFile)))
+		}
 	}
 	schedule, err := sysvar.NewEpochSchedule(g.Config.SlotsPerEpoch, g.Config.SlotsPerEpoch, g.Config.Warmup)
 	if err != nil {
@@ -180,6 +199,9 @@ func Open(cfg Config) (*Ledger, error) {
 	// Small memtables keep the write-ahead logs (recycled, one memtable each) and so an idle node's disk small.
 	st, err := store.Open(filepath.Join(cfg.Dir, "accounts"), store.Options{InMemory: cfg.StoreInMemory, MemTableSize: 2 << 20})
 	if err != nil {
+		if store.IsCorruption(err) {
+			return nil, storeDamaged(cfg.Dir, "its store does not open", err)
+		}
 		return nil, err
 	}
 	l := &Ledger{
@@ -211,20 +233,44 @@ func Open(cfg Config) (*Ledger, error) {
 	if h, found, err := st.GetMeta(metaStakeHistory); err == nil && found {
 		l.baseEnv.SysvarData[core.SysvarStakeHistoryID] = h
 	}
-	tip, found, err := st.GetMetaU64(metaTip)
-	if err == nil {
-		if found {
-			err = l.restore(tip)
-		} else {
-			err = l.createGenesis()
-		}
-	}
-	if err != nil {
+	if err := l.startChain(rec); err != nil {
 		st.Close()
 		return nil, err
 	}
+	if !cfg.StoreInMemory {
+		l.OnEvent(l.recordRoot)
+	}
 	go l.run()
 	return l, nil
+}
+
+// startChain checks the store (see integrity.go) and then resumes its chain, or creates one in an empty store.
+func (l *Ledger) startChain(rec *rootRecord) error {
+	if l.cfg.VerifyLedger {
+		start := time.Now()
+		stats, err := l.st.Verify()
+		if err != nil {
+			return storeDamaged(l.cfg.Dir, "--verify-ledger found a damaged table", err)
+		}
+		l.log.Info("ledger verified", "entries", stats.Points, "took", time.Since(start).Round(time.Millisecond))
+	}
+	tip, found, err := l.st.GetMetaU64(metaTip)
+	if err != nil {
+		return storeDamaged(l.cfg.Dir, "reading its newest slot", err)
+	}
+	if err := l.checkRootRecord(rec, tip, found); err != nil {
+		return err
+	}
+	if !found {
+		if first, any, err := l.st.FirstBlock(); err != nil || any {
+			return storeDamaged(l.cfg.Dir, fmt.Sprintf("its store holds blocks (from slot %d) but no newest slot", first), err)
+		}
+		return l.createGenesis()
+	}
+	if err := l.checkGenesisHash(); err != nil {
+		return err
+	}
+	return l.restore(tip)
 }
 
 // createGenesis writes slot 0: the genesis accounts and the genesis block, which is rooted at once.
@@ -247,9 +293,15 @@ func (l *Ledger) createGenesis() error {
 		Capitalization:      capital,
 	}
 	b.PutBlock(0, encodeBlock(info))
+	b.SetMeta(metaGenesisHash, g.Hash[:])
 	b.SetMetaU64(metaTip, 0)
 	if err := b.Commit(true); err != nil {
 		return err
+	}
+	if !l.cfg.StoreInMemory {
+		if err := writeRootRecord(l.cfg.Dir, &rootRecord{Slot: 0, Hash: info.Blockhash, Genesis: core.Hash(g.Hash)}); err != nil {
+			return err
+		}
 	}
 	l.replay([]*BlockInfo{info}, 0, false)
 	return nil
@@ -387,12 +439,15 @@ func (l *Ledger) restore(tip uint64) error {
 		}
 		info, err := decodeBlock(raw)
 		if err != nil {
-			return fmt.Errorf("block %d: %w", s, err)
+			return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of slot %d does not decode", s), err)
 		}
 		infos = append(infos, info)
 	}
 	if len(infos) == 0 || infos[len(infos)-1].Slot != tip {
-		return fmt.Errorf("ledger: the block of slot %d (the newest) is missing", tip)
+		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of slot %d (the newest) is missing", tip), nil)
+	}
+	if err := l.verifyChain(infos); err != nil {
+		return err
 	}
 	// Every slot up to the tip was produced (the producer skips none), so the slot history is full up to the
 	// replayed blocks, which add themselves.
