@@ -174,7 +174,8 @@ func (h *WSHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Unlock()
 	defer h.active.Done()
 
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+	gw := &guardedWriter{ResponseWriter: w, limit: h.maxMessage}
+	ws, err := websocket.Accept(gw, r, &websocket.AcceptOptions{
 		InsecureSkipVerify: true, // any origin, like the reference; the endpoint has no cookies or credentials
 	})
 	if err != nil {
@@ -184,6 +185,7 @@ func (h *WSHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(h.maxMessage)
 
 	c := &wsConn{
+		guard:      gw.guard,
 		id:         h.nextID.Add(1),
 		h:          h,
 		ws:         ws,
@@ -212,6 +214,7 @@ func (h *WSHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // wsConn is one WebSocket connection. Its goroutines: the handler's (reads and dispatches, in order), a writer
 // that alone writes data messages, draining queue, and a pinger.
 type wsConn struct {
+	guard  *frameGuard
 	id     uint64
 	h      *WSHandler
 	ws     *websocket.Conn
@@ -335,6 +338,11 @@ func (c *wsConn) readLoop() {
 		// close() unblocks this read by closing the connection.
 		_, data, err := c.ws.Read(context.Background())
 		if err != nil {
+			if code, reason := c.guard.closeStatusFor(); code != -1 {
+				log.Debug("jsonrpc: WebSocket frame refused", "conn", c.id, "err", c.guard.err)
+				c.close(code, reason, true)
+				return
+			}
 			if s := websocket.CloseStatus(err); s != websocket.StatusNormalClosure && s != websocket.StatusGoingAway &&
 				c.ctx.Err() == nil {
 				log.Debug("jsonrpc: WebSocket read ended", "conn", c.id, "err", err)
