@@ -40,8 +40,15 @@ type Event struct {
 	Block    *BlockInfo
 }
 
+// Start starts the block producer of a ledger opened with Config.Paused (a no-op otherwise, or after Stop).
+// Listeners registered before Start hear of every slot it produces.
+func (l *Ledger) Start() {
+	l.startOnce.Do(func() { go l.run() })
+}
+
 // OnEvent registers fn to be called for every event, in order, on the block producer's goroutine: fn must
-// return quickly and never call back into the producer (Execute, Airdrop). Register before the ledger serves.
+// return quickly and never call back into the producer (Execute, Airdrop). Register before Start, so that no
+// event is missed.
 func (l *Ledger) OnEvent(fn func(Event)) {
 	l.eventMu.Lock()
 	l.listeners = append(l.listeners, fn)

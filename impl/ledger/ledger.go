@@ -45,6 +45,8 @@ type Config struct {
 	Logger        *slog.Logger
 	// Now is the clock block times are read from (tests); default time.Now. Slots are paced by the real clock.
 	Now func() time.Time
+	// Paused opens the ledger without producing: Start begins, once the event listeners are registered.
+	Paused bool
 	// ExpectedGenesisHash, when set, refuses a ledger of another genesis (--expected-genesis-hash).
 	ExpectedGenesisHash *[32]byte
 	// VerifyLedger reads the whole store before serving, checking every table's checksums (--verify-ledger).
@@ -141,6 +143,7 @@ type Ledger struct {
 	submit    chan *submission
 	stop      chan struct{}
 	stopped   chan struct{}
+	startOnce sync.Once
 	stopOnce  sync.Once
 	closeOnce sync.Once
 
@@ -157,7 +160,7 @@ type Ledger struct {
 	rootRecordFailing bool // the last write of the root record failed (owned by the producer)
 }
 
-// Open opens (or creates) the chain in cfg.Dir and starts producing slots.
+// Open opens (or creates) the chain in cfg.Dir and starts producing slots (unless cfg.Paused).
 func Open(cfg Config) (*Ledger, error) {
 	if cfg.SlotDuration <= 0 {
 		cfg.SlotDuration = DefaultSlotDuration
@@ -240,7 +243,9 @@ func Open(cfg Config) (*Ledger, error) {
 	if !cfg.StoreInMemory {
 		l.OnEvent(l.recordRoot)
 	}
-	go l.run()
+	if !cfg.Paused {
+		l.Start()
+	}
 	return l, nil
 }
 
@@ -565,6 +570,7 @@ func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 func (l *Ledger) Stop() {
 	l.stopOnce.Do(func() {
 		close(l.stop)
+		l.startOnce.Do(func() { close(l.stopped) }) // never started: no producer to wait for
 		<-l.stopped
 	})
 }

@@ -41,6 +41,10 @@ type Config struct {
 	Genesis           ledger.GenesisOptions
 	// Now is the ledger's clock (tests that need reproducible block times); default time.Now.
 	Now func() time.Time
+	// ExpectedGenesisHash refuses a ledger of another chain; VerifyLedger checks every table's checksums
+	// before serving (see ledger.Config).
+	ExpectedGenesisHash *[32]byte
+	VerifyLedger        bool
 
 	// PubSub configures the subscriptions (limits, and which unstable ones are off).
 	PubSub pubsub.Config
@@ -96,7 +100,9 @@ func Start(cfg Config) (*Node, error) {
 	l, err := ledger.Open(ledger.Config{
 		Dir: cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
-		Logger: cfg.Logger, Now: cfg.Now,
+		Logger: cfg.Logger, Now: cfg.Now, ExpectedGenesisHash: cfg.ExpectedGenesisHash, VerifyLedger: cfg.VerifyLedger,
+		// The hub registers before the first slot, so subscribers never miss one and no event races the wiring.
+		Paused: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening ledger %s: %w", cfg.LedgerDir, err)
@@ -114,6 +120,7 @@ func Start(cfg Config) (*Node, error) {
 	}
 	hub := pubsub.New(l, cfg.PubSub)
 	l.OnEvent(hub.OnEvent)
+	l.Start()
 	handler.SetPubSub(hub)
 	d := &rpcapi.Dispatcher{Handler: handler, Disabled: cfg.PubSub.DisabledMethods()}
 	doc := []byte(rpcapi.OpenRPCDocument)

@@ -139,6 +139,7 @@ func (h *Hub) run() {
 		items := h.q.take(buf)
 		for i := range items {
 			h.process(&items[i])
+			h.processed.Store(items[i].seq)
 		}
 		clear(items) // let the events' banks and transactions go
 		buf = items[:0]

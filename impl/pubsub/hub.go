@@ -16,9 +16,15 @@
 // The worker never waits on a client: Conn.Notify queues the frame on the connection or drops the connection
 // when its queue is full (a client that cannot keep up is disconnected), and closing a connection frees all of
 // its subscriptions.
+//
+// No notification goes out before the reply that carries its subscription id: a connection that can report
+// when a call's reply is queued (ReplyNotifier, as jsonrpc's WebSocket connections do) holds its notifications
+// from the moment a subscription is registered until the reply of that call has been queued, then sends them
+// in order, as go-ethereum's notifier does.
 package pubsub
 
 import (
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -36,6 +42,13 @@ type Conn interface {
 	OnClose(f func())
 }
 
+// ReplyNotifier is a Conn that can tell when the reply of the call in progress has been queued.
+type ReplyNotifier interface {
+	// AfterReply registers f to run once the reply of the call in progress has been queued ahead of any frame
+	// queued later, or the connection has ended.
+	AfterReply(f func())
+}
+
 // Limits and queue sizes.
 const (
 	// DefaultMaxPerConnection bounds the subscriptions one connection may hold.
@@ -44,6 +57,9 @@ const (
 	DefaultMaxTotal = 1_000_000
 	// DefaultMaxQueuedTransactions bounds the transaction events waiting for the worker.
 	DefaultMaxQueuedTransactions = 1 << 16
+	// maxHeld bounds the notifications a connection holds while a subscribe reply is on its way; the reply
+	// waits only for the client to read, so a client that holds it this long is one the transport drops.
+	maxHeld = 4096
 )
 
 // Config tunes a Hub. Zero fields take the defaults.
@@ -87,6 +103,7 @@ type Hub struct {
 
 	// seq numbers the queued items; a subscription is told only about items queued after it was made.
 	seq       atomic.Uint64
+	processed atomic.Uint64 // the seq of the last item the worker finished
 	q         queue
 	coalesced atomic.Uint64
 
@@ -234,6 +251,51 @@ type holder struct {
 type connState struct {
 	conn Conn
 	subs map[uint64]*sub
+
+	gate    sync.Mutex // guards the fields below; taken after h.mu, never before it
+	pending int        // subscribe replies not yet queued: notifications wait in held
+	held    []heldNote
+	dropped int // notifications dropped past maxHeld
+}
+
+type heldNote struct {
+	method string
+	params []byte
+}
+
+// notify sends a notification frame to the connection, or holds it while a subscribe reply is pending.
+func (cs *connState) notify(method string, params []byte) {
+	cs.gate.Lock()
+	defer cs.gate.Unlock()
+	if cs.pending == 0 {
+		_ = cs.conn.Notify(method, json.RawMessage(params))
+		return
+	}
+	if len(cs.held) < maxHeld {
+		cs.held = append(cs.held, heldNote{method: method, params: params})
+	} else {
+		cs.dropped++
+	}
+}
+
+// replied is called once the reply of a subscribe call has been queued: with no other reply pending, the held
+// notifications go out, in order.
+func (cs *connState) replied(log *slog.Logger) {
+	cs.gate.Lock()
+	defer cs.gate.Unlock()
+	if cs.pending--; cs.pending > 0 {
+		return
+	}
+	for _, n := range cs.held {
+		_ = cs.conn.Notify(n.method, json.RawMessage(n.params))
+	}
+	clear(cs.held)
+	cs.held = cs.held[:0]
+	if cs.dropped > 0 {
+		log.Warn("pubsub: dropped notifications held behind a subscribe reply the client did not read",
+			"dropped", cs.dropped)
+		cs.dropped = 0
+	}
 }
 
 // subList is an index entry. It is copied on removal, so a worker holding an old slice never sees it change.
@@ -292,6 +354,13 @@ func (h *Hub) add(c Conn, s *sub) (uint64, error) {
 		h.byID[s.id] = s
 		h.index(s, true)
 	}
+	rn, holds := c.(ReplyNotifier)
+	if holds {
+		// Before the holder is visible to the worker, so that not even the first notification can pass.
+		cs.gate.Lock()
+		cs.pending++
+		cs.gate.Unlock()
+	}
 	s.holders = append(s.holders, holder{cs: cs, since: h.seq.Load()})
 	cs.subs[s.id] = s
 	h.refs++
@@ -300,8 +369,18 @@ func (h *Hub) add(c Conn, s *sub) (uint64, error) {
 		// Outside the lock: OnClose runs f at once when the connection has already ended.
 		c.OnClose(func() { h.dropConn(c) })
 	}
+	if testHookSubscribed != nil {
+		testHookSubscribed(h)
+	}
+	if holds {
+		rn.AfterReply(func() { cs.replied(h.log) })
+	}
 	return s.id, nil
 }
+
+// testHookSubscribed, when set by a test, runs after a subscription is registered and before its reply is
+// written.
+var testHookSubscribed func(*Hub)
 
 // Unsubscribe releases conn's reference to id. As in the reference, the id only has to be held by conn: any
 // unsubscribe method releases any kind of subscription. An unknown or foreign id is -32602.
@@ -398,11 +477,11 @@ func (h *Hub) index(s *sub, add bool) {
 }
 
 // targets returns the connections of s that subscribed before queue item seq. Caller holds h.mu (read).
-func (s *sub) targets(seq uint64) []Conn {
-	var out []Conn
+func (s *sub) targets(seq uint64) []*connState {
+	var out []*connState
 	for _, hd := range s.holders {
 		if hd.since < seq {
-			out = append(out, hd.cs.conn)
+			out = append(out, hd.cs)
 		}
 	}
 	return out

@@ -20,7 +20,7 @@ import (
 // and program notifications.
 type delivery struct {
 	s      *sub
-	to     []Conn
+	to     []*connState
 	pubkey core.Pubkey
 	acct   runtime.Account
 }
@@ -145,8 +145,8 @@ func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Tran
 		// The processed notification is the last: the node removes the subscription, as the reference does.
 		h.mu.Lock()
 		for _, d := range sigs {
-			for _, conn := range d.to {
-				if cs := h.conns[conn]; cs != nil {
+			for _, cs := range d.to {
+				if h.conns[cs.conn] == cs {
 					h.release(cs, d.s)
 				}
 			}
@@ -269,7 +269,7 @@ func (h *Hub) sendAll(ds []delivery, result any) {
 	}
 }
 
-func (h *Hub) send(s *sub, to []Conn, result any) {
+func (h *Hub) send(s *sub, to []*connState, result any) {
 	raw, err := encodeJSON(result)
 	if err != nil {
 		h.log.Error("pubsub: encoding a notification", "method", notificationMethods[s.kind], "err", err)
@@ -280,7 +280,7 @@ func (h *Hub) send(s *sub, to []Conn, result any) {
 
 // sendEncoded sends {"result":result,"subscription":id} to each connection. A connection whose queue is full is
 // dropped by the transport, which frees its subscriptions.
-func (h *Hub) sendEncoded(s *sub, to []Conn, result []byte) {
+func (h *Hub) sendEncoded(s *sub, to []*connState, result []byte) {
 	params := make([]byte, 0, len(result)+48)
 	params = append(params, `{"result":`...)
 	params = append(params, result...)
@@ -288,8 +288,8 @@ func (h *Hub) sendEncoded(s *sub, to []Conn, result []byte) {
 	params = strconv.AppendUint(params, s.id, 10)
 	params = append(params, '}')
 	method := notificationMethods[s.kind]
-	for _, c := range to {
-		_ = c.Notify(method, json.RawMessage(params))
+	for _, cs := range to {
+		cs.notify(method, params)
 	}
 }
 
