@@ -64,3 +64,7 @@ fuzz: ## run every fuzz target for FUZZTIME (default 20s), then list each result
 	printf '== fuzz summary\n%s' "$$summary"; \
 	echo "fuzz: $$(grep -c '^PASS' <<<"$$summary" || true) passed, $$failed failed"; \
 	[ "$$failed" -eq 0 ]
+
+.PHONY: real-programs
+real-programs: ## write the real program builds bundled in npm litesvm@1.5.0 to ./programs/*.so (needs node and npm)
+	$(GO) run ./conformance/realelf/cmd/realelf -o programs
