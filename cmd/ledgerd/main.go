@@ -36,6 +36,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.WSPort, "ws-port", 0, "WebSocket (PubSub) port (default rpc-port + 1)")
 	fs.StringVar(&cfg.BindAddress, "bind-address", "127.0.0.1", "address to serve on")
 	fs.Int64Var(&cfg.MaxBodyBytes, "rpc-max-request-body-size", 51200, "largest JSON-RPC request body in bytes")
+	rpcLimitFlags(fs, &cfg.RPCLimits)
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&cfg.SlotDuration, "slot-duration", 400*time.Millisecond, "time between slots")
 	slotMs := fs.Int("slot-ms", 0, "time between slots in milliseconds (overrides --slot-duration)")
@@ -60,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Uint64Var(&cfg.Health.SlotDistance, "health-check-slot-distance", health.DefaultSlotDistance, "slots the node may trail the highest known validator and still be healthy")
 	fs.DurationVar(&cfg.Health.PollInterval, "health-check-poll-interval", health.DefaultPollInterval, "time between two polls of a --peer")
 	fs.DurationVar(&cfg.Health.StaleAfter, "health-check-stale-after", health.DefaultStaleAfter, "how long a --peer's last answer counts once it stops answering (then health is unknown)")
+	expectedGenesis := fs.String("expected-genesis-hash", "", "HASH: refuse to start unless the ledger's genesis hash is HASH (base58)")
+	fs.BoolVar(&cfg.VerifyLedger, "verify-ledger", false, "before serving, read the whole ledger database and check every table's checksums; refuse to start on damage")
 	fs.String("account", "", "ADDRESS FILE.json: start a new ledger with the account in FILE (the JSON of `solana account --output json`) at ADDRESS; repeatable")
 	args, accounts, err := takeAccountFlags(args)
 	if err != nil {
@@ -67,6 +70,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *expectedGenesis != "" {
+		h, err := ledger.ParseGenesisHash(*expectedGenesis)
+		if err != nil {
+			return fmt.Errorf("--expected-genesis-hash: %w", err)
+		}
+		cfg.ExpectedGenesisHash = &h
 	}
 	if *slotMs > 0 {
 		cfg.SlotDuration = time.Duration(*slotMs) * time.Millisecond
