@@ -3,6 +3,8 @@
 // genesis and slot. Those peers are also the other nodes getClusterNodes lists.
 //
 // The rules (the specification's, in the reference's terms):
+//   - the node's own store failed (Fault: damaged, or a full disk): unknown, whatever the peers say, as the
+//     reference answers unknown when its blockstore read fails;
 //   - no known validator configured: ok;
 //   - no slot of a known validator known (none of the peers answering with a known identity has been heard from
 //     within StaleAfter): unknown;
@@ -64,6 +66,8 @@ type Config struct {
 	StaleAfter time.Duration
 	// Slot returns the node's own confirmed slot; required when KnownValidators is not empty.
 	Slot func() uint64
+	// Fault returns the node's storage fault, nil while its store is healthy (nil: never any).
+	Fault func() error
 	// HTTPClient makes the polls (default: a client with PollInterval as its timeout).
 	HTTPClient *http.Client
 	Logger     *slog.Logger
@@ -186,6 +190,9 @@ func (m *Monitor) Close() {
 
 // Check returns the node's status (OK, Behind or Unknown) and, when Behind, by how many slots.
 func (m *Monitor) Check() (status string, numSlotsBehind uint64) {
+	if m.cfg.Fault != nil && m.cfg.Fault() != nil {
+		return Unknown, 0
+	}
 	if len(m.known) == 0 {
 		return OK, 0
 	}

@@ -27,6 +27,7 @@ type Bank struct {
 
 	hashes *hashSnapshot
 	st     *store.Store
+	fault  *faultState // where a failed store read is reported
 
 	mu        sync.RWMutex
 	overlay   map[core.Pubkey]runtime.Account // nil once persisted
@@ -146,11 +147,21 @@ func (b *Bank) LastValidBlockHeight(h core.Hash) (uint64, bool) {
 }
 
 // GetAccount implements runtime.AccountSource: the bank's view of the account. Sysvars come from the bank's
-// environment; they are never stored.
+// environment; they are never stored. The runtime's account source cannot fail, so a store failure reads as
+// a missing account here, but it is never silent: it is reported (an ERROR, the node unhealthy, the producer
+// stopped), and every caller that can answer with an error reads through Account instead, as a transaction's
+// execution does (see errSource).
 func (b *Bank) GetAccount(k core.Pubkey) (runtime.Account, bool) {
+	a, ok, _ := b.Account(k)
+	return a, ok
+}
+
+// Account is GetAccount with the store's failure: a *StorageError, never an account that merely reads as
+// missing.
+func (b *Bank) Account(k core.Pubkey) (runtime.Account, bool, error) {
 	if core.IsSysvarID(k) {
 		if a, ok := b.ExecEnv().SysvarAccount(k); ok {
-			return a, true
+			return a, true, nil
 		}
 	}
 	b.mu.RLock()
@@ -164,26 +175,43 @@ func (b *Bank) GetAccount(k core.Pubkey) (runtime.Account, bool) {
 	}
 	b.mu.RUnlock()
 	if in {
-		return a, a.Lamports > 0
+		return a, a.Lamports > 0, nil
 	}
 	at := b.Slot
 	if ov != nil {
 		at = b.ParentSlot
 		if b.Slot == 0 {
-			return runtime.Account{}, false
+			return runtime.Account{}, false, nil
 		}
 	}
-	return readStore(b.st, k, at)
+	return b.readStore(k, at)
 }
 
-// readStore reads the version of k at slot at; a store failure reads as a missing account (and is logged by
-// the store), since the runtime's account source cannot fail.
-func readStore(st *store.Store, k core.Pubkey, at uint64) (runtime.Account, bool) {
-	sa, _, found, err := st.GetAccount(store.Pubkey(k), at)
-	if err != nil || !found || sa.Lamports == 0 {
-		return runtime.Account{}, false
+// readStore reads the version of k at slot at. A failure is reported to the ledger's fault state.
+func (b *Bank) readStore(k core.Pubkey, at uint64) (runtime.Account, bool, error) {
+	sa, _, found, err := b.st.GetAccount(store.Pubkey(k), at)
+	if err != nil {
+		return runtime.Account{}, false, b.fault.report(err)
 	}
-	return fromStore(sa), true
+	if !found || sa.Lamports == 0 {
+		return runtime.Account{}, false, nil
+	}
+	return fromStore(sa), true, nil
+}
+
+// errSource is a bank as the account source of one execution: it keeps the first store failure, so the
+// execution's result, computed as if the account were missing, is thrown away instead of answered.
+type errSource struct {
+	bank *Bank
+	err  error
+}
+
+func (s *errSource) GetAccount(k core.Pubkey) (runtime.Account, bool) {
+	a, ok, err := s.bank.Account(k)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return a, ok
 }
 
 // overlayAccounts calls fn with the accounts this bank wrote (deleted ones with zero lamports), when they are

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cockroachdb/pebble/vfs"
+
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/programs/alt"
@@ -42,7 +44,9 @@ type Config struct {
 	Programs *runtime.Registry
 	// StoreInMemory keeps the database in memory (tests).
 	StoreInMemory bool
-	Logger        *slog.Logger
+	// StoreFS is the store's file system (tests: a full or failing disk); nil is the operating system's.
+	StoreFS vfs.FS
+	Logger  *slog.Logger
 	// Now is the clock block times are read from (tests); default time.Now. Slots are paced by the real clock.
 	Now func() time.Time
 	// Paused opens the ledger without producing: Start begins, once the event listeners are registered.
@@ -118,6 +122,7 @@ type Ledger struct {
 	cfg      Config
 	log      *slog.Logger
 	st       *store.Store
+	fault    *faultState
 	baseEnv  *runtime.Env
 	schedule sysvar.EpochSchedule
 	depth    uint64
@@ -135,6 +140,7 @@ type Ledger struct {
 	status   *statusCache
 
 	// Owned by the producer goroutine (and Open before it starts).
+	pending     *frozenSlot // a frozen bank the store has not taken yet (a full disk)
 	queue       *blockhashQueue
 	slotHashes  sysvar.SlotHashes
 	slotHistory *sysvar.SlotHistory
@@ -200,7 +206,9 @@ func Open(cfg Config) (*Ledger, error) {
 		return nil, err
 	}
 	// Small memtables keep the write-ahead logs (recycled, one memtable each) and so an idle node's disk small.
-	st, err := store.Open(filepath.Join(cfg.Dir, "accounts"), store.Options{InMemory: cfg.StoreInMemory, MemTableSize: 2 << 20})
+	fault := &faultState{log: cfg.Logger}
+	st, err := store.Open(filepath.Join(cfg.Dir, "accounts"), store.Options{InMemory: cfg.StoreInMemory,
+		MemTableSize: 2 << 20, OnError: fault.onBackground, FS: cfg.StoreFS})
 	if err != nil {
 		if store.IsCorruption(err) {
 			return nil, storeDamaged(cfg.Dir, "its store does not open", err)
@@ -212,6 +220,7 @@ func Open(cfg Config) (*Ledger, error) {
 		cfg:         cfg,
 		log:         cfg.Logger,
 		st:          st,
+		fault:       fault,
 		schedule:    schedule,
 		depth:       cfg.FinalityDepth,
 		banks:       make(map[uint64]*Bank),
@@ -523,7 +532,7 @@ func (l *Ledger) bankFromInfo(info *BlockInfo, before, after *hashSnapshot) *Ban
 	b := &Bank{
 		Slot: info.Slot, ParentSlot: info.ParentSlot, BlockHeight: info.BlockHeight,
 		ParentHash: info.PreviousBlockhash, Hash: info.Blockhash, BlockTime: info.BlockTime,
-		Epoch: l.schedule.GetEpoch(info.Slot), hashes: after, st: l.st, frozen: true,
+		Epoch: l.schedule.GetEpoch(info.Slot), hashes: after, st: l.st, fault: l.fault, frozen: true,
 		txCount: info.TransactionCount, capital: info.Capitalization, blockMin: feeUnset,
 	}
 	b.Env = buildEnv(l.baseEnv, l.clock(info.Slot, info.BlockTime, info.EpochStartTimestamp), info.PreviousBlockhash, before,
@@ -557,7 +566,7 @@ func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 	l.slotHistory.Add(slot)
 	b := &Bank{
 		Slot: slot, ParentSlot: parent.Slot, BlockHeight: parent.BlockHeight + 1, ParentHash: parent.Hash,
-		BlockTime: now, Epoch: l.schedule.GetEpoch(slot), hashes: hs, st: l.st,
+		BlockTime: now, Epoch: l.schedule.GetEpoch(slot), hashes: hs, st: l.st, fault: l.fault,
 		overlay: make(map[core.Pubkey]runtime.Account), txCount: parent.txCount, capital: parent.capital,
 		minFee: make(map[core.Pubkey]uint64), blockMin: feeUnset,
 	}

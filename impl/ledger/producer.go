@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"time"
 
 	"ledgerd/impl/core"
@@ -21,6 +22,8 @@ type submission struct {
 type Executed struct {
 	Slot   uint64
 	Result *runtime.Result
+
+	err error // the producer refused it (the store cannot take writes, or failed a read of it)
 }
 
 // maxBatch bounds how many queued transactions the producer runs before it looks at the clock again.
@@ -46,7 +49,7 @@ func (l *Ledger) run() {
 				break
 			}
 		case <-timer.C:
-			l.freeze()
+			l.tick()
 			// Slots are paced against the ideal schedule, not the time the last freeze took; a producer that
 			// fell far behind (a suspended machine) starts afresh instead of producing a burst of slots.
 			l.nextTick = l.nextTick.Add(l.cfg.SlotDuration)
@@ -65,7 +68,9 @@ func (l *Ledger) run() {
 				}
 				break
 			}
-			if l.working.entriesLen() > 0 {
+			if l.pending != nil {
+				l.commitFrozen()
+			} else if l.working.entriesLen() > 0 && !l.fault.isDamaged() {
 				l.freeze()
 			}
 			return
@@ -82,6 +87,9 @@ func (b *Bank) entriesLen() int {
 // Execute runs tx in the working bank and waits for the result. The transaction must be sanitized and its
 // signatures verified by the caller.
 func (l *Ledger) Execute(ctx context.Context, tx *core.Transaction) (*Executed, error) {
+	if err := l.writeRefused(); err != nil {
+		return nil, err // at once: the producer would refuse it
+	}
 	s := &submission{tx: tx, result: make(chan *Executed, 1)}
 	select {
 	case l.submit <- s:
@@ -92,12 +100,12 @@ func (l *Ledger) Execute(ctx context.Context, tx *core.Transaction) (*Executed, 
 	}
 	select {
 	case r := <-s.result:
-		return r, nil
+		return r, r.err
 	case <-l.stopped:
 		// The producer drains the queue before it stops, so a result is there unless it never ran.
 		select {
 		case r := <-s.result:
-			return r, nil
+			return r, r.err
 		default:
 			return nil, errClosed
 		}
@@ -107,19 +115,31 @@ func (l *Ledger) Execute(ctx context.Context, tx *core.Transaction) (*Executed, 
 // execute runs one submission in the working bank and records it when it is processed.
 func (l *Ledger) execute(s *submission) {
 	b := l.working
+	if err := l.writeRefused(); err != nil || l.pending != nil {
+		if err == nil { // a frozen slot waits for the store; only a fault holds it there
+			err = &StorageError{Err: errors.New("the last slot is not yet persisted")}
+		}
+		s.result <- &Executed{Slot: b.Slot, err: err}
+		return
+	}
 	sig := s.tx.Signature()
 	opts := runtime.Options{
 		CheckBlockhash:   b.BlockhashValid,
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, s.tx.Message.RecentBlockhash, b) },
 	}
 	var res *runtime.Result
-	src := &recordingSource{bank: b}
+	src := &recordingSource{errSource: errSource{bank: b}}
 	loaded, terr := b.LoadAddresses(&s.tx.Message)
 	if terr != nil {
 		res = &runtime.Result{Err: terr} // not processed: no fee, as in the reference
 	} else {
 		opts.LoadedAddresses = loaded
 		res = runtime.Execute(b.Env, src, s.tx, opts)
+	}
+	if src.err != nil {
+		// The result was computed against an account that failed to read: neither recorded nor answered.
+		s.result <- &Executed{Slot: b.Slot, err: src.err}
+		return
 	}
 	if res.Processed {
 		l.record(b, s.tx, res, src.pre, loaded)
@@ -254,15 +274,47 @@ func (l *Ledger) freeze() {
 	overlay := b.overlay
 	b.mu.Unlock()
 
-	if err := l.persist(b, info, overlay, entries); err != nil {
-		// The store is the ledger's memory: without it nothing can be reported durable. Keep serving what is
-		// in memory, and say so loudly.
-		l.log.Error("persisting slot failed", "slot", b.Slot, "err", err)
-	} else {
-		b.mu.Lock()
-		b.overlay, b.entries = nil, nil // the store has them now
-		b.mu.Unlock()
+	l.pending = &frozenSlot{bank: b, info: info, overlay: overlay, entries: entries, hashes: hashes}
+	l.commitFrozen()
+}
+
+// frozenSlot is a frozen bank waiting to be persisted (see commitFrozen).
+type frozenSlot struct {
+	bank    *Bank
+	info    *BlockInfo
+	overlay map[core.Pubkey]runtime.Account
+	entries []*txEntry
+	hashes  *hashSnapshot
+}
+
+// tick is the producer's slot timer: it freezes the working bank, or, while a frozen one could not be
+// persisted, retries that. A damaged store builds nothing.
+func (l *Ledger) tick() {
+	switch {
+	case l.fault.isDamaged():
+	case l.pending != nil:
+		l.commitFrozen()
+	default:
+		l.freeze()
 	}
+}
+
+// commitFrozen persists the pending frozen bank and only then reports it: confirmed, perhaps rooting an older
+// slot, and the next bank opened. A slot is never reported confirmed or finalized before it is durable: when
+// the store refuses the write (a full disk), the bank stays frozen and pending, the fault makes the node
+// unhealthy and refuses writes, and the next tick tries again; nothing processed is lost.
+func (l *Ledger) commitFrozen() {
+	p := l.pending
+	b, info, overlay, hashes := p.bank, p.info, p.overlay, p.hashes
+	if err := l.persist(b, info, overlay, p.entries); err != nil {
+		_ = l.fault.report(err)
+		return
+	}
+	l.pending = nil
+	l.fault.writable()
+	b.mu.Lock()
+	b.overlay, b.entries = nil, nil // the store has them now
+	b.mu.Unlock()
 
 	root := uint64(0)
 	if b.Slot > l.depth {
@@ -297,7 +349,8 @@ func (l *Ledger) freeze() {
 
 	if l.root > prevRoot && l.root > pruneLag {
 		if err := l.st.Root(l.root - pruneLag); err != nil {
-			l.log.Error("pruning at root failed", "root", l.root, "err", err)
+			// Pruning is retried at the next root; the fault says why it failed (logged once).
+			_ = l.fault.report(err)
 		}
 	}
 	l.perf.addSlot(b.Slot, l.cfg.Now())

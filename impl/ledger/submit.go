@@ -23,8 +23,9 @@ type Simulation struct {
 
 // Simulate runs tx against bank as the producer would, without recording anything. With replaceBlockhash
 // the message's blockhash is replaced by the bank's newest one first (signatures then no longer match, which
-// the caller must not verify).
-func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash bool) *Simulation {
+// the caller must not verify). A store failure while reading the transaction's accounts is the error (a
+// *StorageError), never a result computed as if those accounts were missing.
+func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash bool) (*Simulation, error) {
 	sim := &Simulation{}
 	if replaceBlockhash {
 		h := bank.LastBlockhash()
@@ -37,16 +38,20 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 	loaded, terr := bank.LoadAddresses(&tx.Message)
 	if terr != nil {
 		sim.Result = &runtime.Result{Err: terr}
-		return sim
+		return sim, nil
 	}
 	sim.Loaded = loaded
 	sig := tx.Signature()
-	sim.Result = runtime.Execute(bank.ExecEnv(), bank, tx, runtime.Options{
+	src := &errSource{bank: bank}
+	sim.Result = runtime.Execute(bank.ExecEnv(), src, tx, runtime.Options{
 		LoadedAddresses:  loaded,
 		CheckBlockhash:   bank.BlockhashValid,
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, tx.Message.RecentBlockhash, bank) },
 	})
-	return sim
+	if src.err != nil {
+		return nil, src.err
+	}
+	return sim, nil
 }
 
 // ErrAirdropTooLarge is returned for an airdrop over the per-request cap.

@@ -20,12 +20,12 @@ type TokenBalance struct {
 // recordingSource is the bank as a transaction's account source, remembering the token accounts the runtime
 // loaded: their state before the transaction, without reading any account twice.
 type recordingSource struct {
-	bank *Bank
-	pre  map[core.Pubkey]runtime.Account
+	errSource
+	pre map[core.Pubkey]runtime.Account
 }
 
 func (r *recordingSource) GetAccount(k core.Pubkey) (runtime.Account, bool) {
-	a, ok := r.bank.GetAccount(k)
+	a, ok := r.errSource.GetAccount(k)
 	if ok && token.IsProgramID(a.Owner) {
 		if r.pre == nil {
 			r.pre = make(map[core.Pubkey]runtime.Account)

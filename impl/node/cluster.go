@@ -40,6 +40,7 @@ func startCluster(cfg *Config, l *ledger.Ledger) (*clusterParts, error) {
 	c := &clusterParts{info: &rpc.Cluster{}}
 	hc := cfg.Health
 	hc.Slot = func() uint64 { _, confirmed, _ := l.Slots(); return confirmed }
+	hc.Fault = l.StorageFault
 	if hc.Logger == nil {
 		hc.Logger = cfg.Logger
 	}

@@ -66,7 +66,10 @@ func (s *Server) GetBalance(ctx context.Context, p *rpcapi.GetBalanceParams) (r 
 	if err != nil {
 		return r, err
 	}
-	acct, _ := bank.GetAccount(pk) // a missing account has 0 lamports
+	acct, _, err := bank.Account(pk) // a missing account has 0 lamports; a failed read is an error
+	if err != nil {
+		return r, err
+	}
 	return rpcapi.GetBalanceResult{Context: rpcContext(bank.Slot), Value: acct.Lamports}, nil
 }
 
@@ -274,9 +277,9 @@ func encodingOr(requested *rpcapi.AccountEncoding, def string) string {
 
 // encodeBankAccount renders the account pk of bank, nil when it does not exist.
 func encodeBankAccount(bank *ledger.Bank, pk core.Pubkey, enc string, slice *rpcapi.DataSlice) (*rpcapi.UiAccount, error) {
-	acct, ok := bank.GetAccount(pk)
-	if !ok {
-		return nil, nil
+	acct, ok, err := bank.Account(pk)
+	if err != nil || !ok {
+		return nil, err
 	}
 	if enc == encoding.JSONParsed && isTokenProgram(acct.Owner) {
 		// The reference encodes token accounts through its parsed-token path, which passes no slice: even the

@@ -154,7 +154,10 @@ func (s *Server) GetStakeActivation(ctx context.Context, p *rpcapi.GetStakeActiv
 		return r, rpcapi.NewInvalidParamsError(fmt.Sprintf("Invalid param: epoch %d. Only the current epoch (%d) is supported",
 			*cfg.Epoch, bank.Epoch))
 	}
-	acct, ok := bank.GetAccount(pk)
+	acct, ok, err := bank.Account(pk)
+	if err != nil {
+		return r, err
+	}
 	if !ok {
 		return r, rpcapi.NewInvalidParamsError("Invalid param: account not found")
 	}

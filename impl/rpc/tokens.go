@@ -46,7 +46,10 @@ func (s *Server) tokenProgramAccount(key string, cfg *rpcapi.CommitmentConfig, n
 		c = cfg.Commitment
 	}
 	bank := s.ledger.Bank(commitmentOf(c))
-	acct, ok := bank.GetAccount(pk)
+	acct, ok, err := bank.Account(pk)
+	if err != nil {
+		return nil, runtime.Account{}, err
+	}
 	if !ok {
 		return nil, runtime.Account{}, invalidParam("could not find account")
 	}

@@ -106,7 +106,11 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 		if err := s.healthError(); err != nil {
 			return "", err
 		}
-		if res := s.ledger.Simulate(bank, tx, false).Result; res.Err != nil {
+		sim, err := s.ledger.Simulate(bank, tx, false)
+		if err != nil {
+			return "", err
+		}
+		if res := sim.Result; res.Err != nil {
 			return "", rpcapi.NewSendTransactionPreflightFailureError(res.Err.Error(), simulationValue(res))
 		}
 	}
@@ -146,7 +150,10 @@ func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTran
 		return out, rpcapi.NewTransactionSignatureVerificationFailureError()
 	}
 
-	sim := s.ledger.Simulate(bank, tx, replace)
+	sim, err := s.ledger.Simulate(bank, tx, replace)
+	if err != nil {
+		return out, err
+	}
 	res := sim.Result
 	value := simulationValue(res)
 	keys := tx.Message.AccountKeys
@@ -204,7 +211,9 @@ func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Resul
 		}
 		acct, ok := written[k]
 		if !ok {
-			acct, ok = bank.GetAccount(k)
+			if acct, ok, err = bank.Account(k); err != nil {
+				return nil, err
+			}
 		}
 		if !ok && inTx[k] {
 			acct, ok = runtime.Account{RentEpoch: runtime.RentExemptRentEpoch}, true

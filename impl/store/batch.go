@@ -147,7 +147,7 @@ func (b *Batch) Commit(sync bool) error {
 		if sync {
 			opts = pebble.Sync
 		}
-		err = b.b.Commit(opts)
+		err = s.commit(b.b, opts)
 	}
 	return errors.Join(err, b.discard())
 }

@@ -12,11 +12,13 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/bloom"
@@ -39,13 +41,23 @@ type Options struct {
 	InMemory bool
 	// Logf receives pebble's informational messages; nil drops them.
 	Logf func(format string, args ...any)
-
-	fs vfs.FS // tests: a crash-simulating file system
+	// OnError receives every error pebble meets in the background (a flush or compaction that failed: a full
+	// disk, a table whose checksum does not match). Such an error means the store may no longer hold what was
+	// written, so the owner must stop trusting it; nil only logs them through Logf.
+	OnError func(error)
+	// FS is the file system (tests: a crash-simulating or full one); nil is the operating system's.
+	FS vfs.FS
+	// MinFreeBytes is the free space a commit leaves alone (default 32 MiB): below it, commits fail at once
+	// with ENOSPC instead of reaching pebble, whose write-ahead log cannot recover from a failed write (its
+	// commit pipeline is lost until the database is reopened). The reserve also leaves pebble room to flush
+	// and compact what it holds. A file system that cannot report its free space is not checked.
+	MinFreeBytes uint64
 }
 
 const (
 	defaultCacheSize    = 8 << 20
 	defaultMemTableSize = 4 << 20
+	defaultMinFreeBytes = 32 << 20
 	comparerName        = "ledgerd.store.v1"
 	memTableStopWrites  = 2
 	memTableBudget      = memTableStopWrites + 1 // the queued memtables plus one being released
@@ -71,7 +83,12 @@ var comparer = func() *pebble.Comparer {
 type Store struct {
 	db *pebble.DB
 
+	fs      vfs.FS
+	dir     string
+	minFree uint64
+
 	writeMu    sync.Mutex // serializes commits and Root
+	failed     error      // guarded by writeMu: set once pebble failed a write; every later write fails with it
 	dirtyFloor uint64     // guarded by writeMu: d-entries below it are processed
 	rootStats  rootStats  // guarded by writeMu: what the last Root did (tests)
 }
@@ -100,8 +117,11 @@ func Open(dir string, opts Options) (*Store, error) {
 		MaxOpenFiles:                256,
 		MaxManifestFileSize:         8 << 20, // rotate the manifest early: its history is dead weight on disk
 		MaxConcurrentCompactions:    func() int { return 1 },
-		Logger:                      logger{opts.Logf},
-		FS:                          opts.fs,
+		Logger:                      logger{logf: opts.Logf, onError: opts.OnError},
+		FS:                          opts.FS,
+	}
+	if opts.OnError != nil {
+		po.EventListener = &pebble.EventListener{BackgroundError: opts.OnError}
 	}
 	if po.FS == nil {
 		po.FS = vfs.Default
@@ -122,7 +142,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := syncDir(po.FS, filepath.Dir(dir)); err != nil {
 		return nil, errors.Join(fmt.Errorf("store: sync parent of %s: %w", dir, err), db.Close())
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, fs: po.FS, dir: dir, minFree: cmp.Or(opts.MinFreeBytes, defaultMinFreeBytes)}
 	floor, _, err := s.GetMetaU64(metaDirtyFloor)
 	if err != nil {
 		return nil, errors.Join(err, db.Close())
@@ -152,9 +172,52 @@ func (s *Store) Close() error {
 	return err
 }
 
-// logger adapts pebble's logging: information goes to Logf (or nowhere); a fatal error stops the process, as
-// pebble expects, but with a stack trace.
-type logger struct{ logf func(string, ...any) }
+// commit applies b; the caller holds writeMu. A failure of pebble's commit pipeline (a write-ahead log write or
+// sync that failed) reaches pebble's Fatalf, which panics; it is recovered here and becomes the store's
+// permanent write error, since pebble can take no more writes, while reads keep working.
+func (s *Store) commit(b *pebble.Batch, opts *pebble.WriteOptions) (err error) {
+	if s.failed != nil {
+		return s.failed
+	}
+	if err := s.checkSpace(); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(fatalError)
+			if !ok {
+				panic(r)
+			}
+			s.failed = fmt.Errorf("store: pebble failed a write and takes no more until the node restarts: %s", string(f))
+			err = s.failed
+		}
+	}()
+	return b.Commit(opts)
+}
+
+// checkSpace fails with ENOSPC when the disk has less than the reserve free.
+func (s *Store) checkSpace() error {
+	u, err := s.fs.GetDiskUsage(s.dir)
+	if err != nil {
+		return nil // the file system cannot tell (in memory); pebble's own errors remain
+	}
+	if u.AvailBytes < s.minFree {
+		return fmt.Errorf("store: %d bytes free on the disk of %s, less than the %d kept in reserve: %w",
+			u.AvailBytes, s.dir, s.minFree, syscall.ENOSPC)
+	}
+	return nil
+}
+
+// fatalError is the panic value of logger.Fatalf.
+type fatalError string
+
+// logger adapts pebble's logging: information goes to Logf (or nowhere). A fatal error is reported to
+// onError and then panics, as pebble expects Fatalf not to return; a fatal error of a commit is recovered
+// by commit.
+type logger struct {
+	logf    func(string, ...any)
+	onError func(error)
+}
 
 func (l logger) Infof(format string, args ...any) {
 	if l.logf != nil {
@@ -164,6 +227,10 @@ func (l logger) Infof(format string, args ...any) {
 
 func (l logger) Fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	log.Print("store: pebble: ", msg)
-	panic("store: pebble: " + msg)
+	if l.onError != nil {
+		l.onError(errors.New("store: pebble: " + msg))
+	} else {
+		log.Print("store: pebble: ", msg)
+	}
+	panic(fatalError(msg))
 }

@@ -781,7 +781,7 @@ func TestCrashLosesOnlyUnsynced(t *testing.T) {
 	t.Parallel()
 	fs := vfs.NewStrictMem()
 	open := func() *Store {
-		s, err := Open("db", Options{fs: fs})
+		s, err := Open("db", Options{FS: fs})
 		if err != nil {
 			t.Fatal(err)
 		}

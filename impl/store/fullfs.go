@@ -1,0 +1,126 @@
+package store
+
+import (
+	"fmt"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/cockroachdb/pebble/vfs"
+)
+
+// FullFS is a file system that behaves as a full disk while its switch is on: every write, sync, preallocation
+// and file creation fails with ENOSPC, reads keep working. It is for tests and drills of the disk-full path
+// (Options.FS); a real full disk fails the same calls with the same error.
+type FullFS struct {
+	vfs.FS
+	full atomic.Bool
+}
+
+// NewFullFS wraps fs; the disk starts with room.
+func NewFullFS(fs vfs.FS) *FullFS { return &FullFS{FS: fs} }
+
+// SetFull flips the switch.
+func (fs *FullFS) SetFull(full bool) { fs.full.Store(full) }
+
+func (fs *FullFS) check(op, name string) error {
+	if fs.full.Load() {
+		return fmt.Errorf("%s %s: %w", op, name, syscall.ENOSPC)
+	}
+	return nil
+}
+
+func (fs *FullFS) wrap(f vfs.File, name string, err error) (vfs.File, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &fullFile{File: f, fs: fs, name: name}, nil
+}
+
+func (fs *FullFS) Create(name string) (vfs.File, error) {
+	if err := fs.check("create", name); err != nil {
+		return nil, err
+	}
+	f, err := fs.FS.Create(name)
+	return fs.wrap(f, name, err)
+}
+
+func (fs *FullFS) ReuseForWrite(oldname, newname string) (vfs.File, error) {
+	if err := fs.check("reuse", newname); err != nil {
+		return nil, err
+	}
+	f, err := fs.FS.ReuseForWrite(oldname, newname)
+	return fs.wrap(f, newname, err)
+}
+
+func (fs *FullFS) OpenReadWrite(name string, opts ...vfs.OpenOption) (vfs.File, error) {
+	f, err := fs.FS.OpenReadWrite(name, opts...)
+	return fs.wrap(f, name, err)
+}
+
+func (fs *FullFS) OpenDir(name string) (vfs.File, error) {
+	f, err := fs.FS.OpenDir(name)
+	return fs.wrap(f, name, err)
+}
+
+func (fs *FullFS) Link(oldname, newname string) error {
+	if err := fs.check("link", newname); err != nil {
+		return err
+	}
+	return fs.FS.Link(oldname, newname)
+}
+
+type fullFile struct {
+	vfs.File
+	fs   *FullFS
+	name string
+}
+
+func (f *fullFile) Write(p []byte) (int, error) {
+	if err := f.fs.check("write", f.name); err != nil {
+		return 0, err
+	}
+	return f.File.Write(p)
+}
+
+func (f *fullFile) WriteAt(p []byte, off int64) (int, error) {
+	if err := f.fs.check("write", f.name); err != nil {
+		return 0, err
+	}
+	return f.File.WriteAt(p, off)
+}
+
+func (f *fullFile) Preallocate(off, n int64) error {
+	if err := f.fs.check("preallocate", f.name); err != nil {
+		return err
+	}
+	return f.File.Preallocate(off, n)
+}
+
+func (f *fullFile) Sync() error {
+	if err := f.fs.check("sync", f.name); err != nil {
+		return err
+	}
+	return f.File.Sync()
+}
+
+func (f *fullFile) SyncData() error {
+	if err := f.fs.check("sync", f.name); err != nil {
+		return err
+	}
+	return f.File.SyncData()
+}
+
+func (f *fullFile) SyncTo(n int64) (bool, error) {
+	if err := f.fs.check("sync", f.name); err != nil {
+		return false, err
+	}
+	return f.File.SyncTo(n)
+}
+
+// GetDiskUsage reports no free space while the disk is full, else what the wrapped file system reports.
+func (fs *FullFS) GetDiskUsage(path string) (vfs.DiskUsage, error) {
+	if fs.full.Load() {
+		return vfs.DiskUsage{}, nil
+	}
+	return fs.FS.GetDiskUsage(path)
+}
