@@ -132,8 +132,12 @@ func TestOracleToken(t *testing.T) {
 	}
 	bundled := sc
 	bundled.Name, bundled.Programs = "token, LiteSVM's own build", nil
-	both := LiteSVM(t).Run(sc, bundled)
-	res := both[0]
+	// With the feature that swaps in p-token deactivated, LiteSVM installs SPL Token 3.5.0 itself, under loader v2
+	// as the scenario above does: the same logs and units.
+	withoutPToken := bundled
+	withoutPToken.Name, withoutPToken.Deactivate = "token, p-token feature off", []core.Pubkey{replaceSPLTokenWithPToken}
+	all := LiteSVM(t).Run(sc, bundled, withoutPToken)
+	res := all[0]
 
 	tkS := tk.String()
 	ok := func(ix string, units, limit uint64) []string {
@@ -183,7 +187,7 @@ func TestOracleToken(t *testing.T) {
 
 	// LiteSVM's own build at the SPL Token address (p-token, as every feature is enabled) does the same with other
 	// logs and units: the scenario above did run the ELF it was given.
-	for i, r := range both[1] {
+	for i, r := range all[1] {
 		if !jsonEq(string(r.Err), want[i].err) {
 			t.Errorf("p-token, %s: err %s, want %s", steps[i].Name, r.Err, want[i].err)
 		}
@@ -191,4 +195,13 @@ func TestOracleToken(t *testing.T) {
 			t.Errorf("p-token, %s: the logs and units of SPL Token 3.5.0 (%d units, %q)", steps[i].Name, r.ComputeUnits, r.Logs)
 		}
 	}
+	for i, r := range all[2] {
+		if !jsonEq(string(r.Err), want[i].err) || !slices.Equal(r.Logs, want[i].logs) || r.ComputeUnits != want[i].units {
+			t.Errorf("p-token feature off, %s: err %s, %d units, logs %q; want SPL Token 3.5.0's", steps[i].Name, r.Err, r.ComputeUnits, r.Logs)
+		}
+	}
 }
+
+// replaceSPLTokenWithPToken is the feature under which LiteSVM (and the reference) runs p-token at the SPL Token
+// address.
+var replaceSPLTokenWithPToken = core.MustParsePubkey("ptokFjwyJtrwCa9Kgo9xoDS59V4QccBGEaRFnRPnSdP")
