@@ -1,0 +1,247 @@
+package sbpf
+
+import (
+	"encoding/binary"
+	"sort"
+)
+
+// noGap is the gap shift of a contiguous region (the reference stores 63 for "no gap").
+const noGap = 63
+
+type memRegion struct {
+	vmAddr   uint64
+	data     []byte
+	writable bool
+	gapShift uint8
+	end      uint64 // end of the VM address range (twice the data length when gapped)
+}
+
+func makeRegion(r Region) memRegion {
+	m := memRegion{vmAddr: r.VMAddr, data: r.Data, writable: r.Writable, gapShift: noGap}
+	n := uint64(len(r.Data))
+	if r.GapSize > 0 {
+		m.gapShift = uint8(63 - leadingZeros64(r.GapSize))
+		n = satMul(n, 2)
+	}
+	m.end = satAdd(r.VMAddr, n)
+	return m
+}
+
+// hostRange maps [addr, addr+n) to a host offset, nil-safe; ok is false outside the region.
+// Only the start address of a gapped region is checked against the gaps; a range that starts in a
+// frame and runs past its end continues into the next host frame, as in the reference.
+func (r *memRegion) hostRange(addr, n uint64) (uint64, bool) {
+	if addr < r.vmAddr {
+		return 0, false
+	}
+	off := addr - r.vmAddr
+	if r.gapShift != noGap {
+		if (off>>r.gapShift)&1 == 1 {
+			return 0, false
+		}
+		mask := ^uint64(0) << r.gapShift
+		off = (off&mask)>>1 | off&^mask
+	}
+	end := off + n
+	if end < off || end > uint64(len(r.data)) {
+		return 0, false
+	}
+	return off, true
+}
+
+// memory is the reference's MemoryMapping: aligned (one region per 4 GiB slot, found by the
+// address's top bits) when every region sits alone in its slot, otherwise sorted and searched.
+type memory struct {
+	regions      []memRegion
+	aligned      bool
+	version      Version
+	maxCallDepth int64
+	frameSize    int64
+}
+
+func newMemory(regions []Region, cfg *Config, version Version) (*memory, error) {
+	m := &memory{version: version, maxCallDepth: int64(cfg.MaxCallDepth), frameSize: int64(cfg.StackFrameSize)}
+	rs := make([]memRegion, 0, len(regions)+4)
+	for _, r := range regions {
+		rs = append(rs, makeRegion(r))
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].vmAddr < rs[j].vmAddr })
+	m.aligned = true
+	for i := 1; i < len(rs); i++ {
+		if rs[i].vmAddr>>VirtualAddressBits == rs[i-1].vmAddr>>VirtualAddressBits {
+			m.aligned = false
+		}
+	}
+	if m.aligned {
+		// Fill the missing slots with empty regions so that slot i is regions[i].
+		var out []memRegion
+		for _, r := range rs {
+			slot := r.vmAddr >> VirtualAddressBits
+			if slot > 64 {
+				return nil, &Error{Kind: ErrInvalidMemoryRegion, Index: len(out)}
+			}
+			for uint64(len(out)) < slot {
+				out = append(out, makeRegion(Region{VMAddr: uint64(len(out)) * RegionSize}))
+			}
+			out = append(out, r)
+		}
+		// A region running past its slot would be reachable only through the next slot's index.
+		for i := range out {
+			if out[i].end > uint64(i+1)*RegionSize {
+				return nil, &Error{Kind: ErrInvalidMemoryRegion, Index: i}
+			}
+		}
+		m.regions = out
+		return m, nil
+	}
+	for i := 1; i < len(rs); i++ {
+		if rs[i-1].end > rs[i].vmAddr {
+			return nil, &Error{Kind: ErrInvalidMemoryRegion, Index: i}
+		}
+	}
+	m.regions = rs
+	return m, nil
+}
+
+// find is the region an address belongs to for translation, or nil.
+func (m *memory) find(addr uint64) *memRegion {
+	if m.aligned {
+		i := addr >> VirtualAddressBits
+		if i < uint64(len(m.regions)) {
+			return &m.regions[i]
+		}
+		return nil
+	}
+	// The last region starting at or below addr.
+	i := sort.Search(len(m.regions), func(i int) bool { return m.regions[i].vmAddr > addr })
+	if i == 0 {
+		return nil
+	}
+	return &m.regions[i-1]
+}
+
+// mapRange returns the host bytes of [addr, addr+n) or an access-violation error.
+func (m *memory) mapRange(addr, n uint64, access AccessType) ([]byte, error) {
+	if r := m.find(addr); r != nil && (r.writable || access != Store) {
+		if off, ok := r.hostRange(addr, n); ok {
+			return r.data[off : off+n : off+n], nil
+		}
+	}
+	return nil, m.violation(access, addr, n)
+}
+
+// load reads a little-endian value of size 1, 2, 4 or 8 bytes (zero-extended).
+func (m *memory) load(addr, size uint64) (uint64, bool) {
+	r := m.find(addr)
+	if r == nil {
+		return 0, false
+	}
+	off, ok := r.hostRange(addr, size)
+	if !ok {
+		return 0, false
+	}
+	b := r.data[off:]
+	switch size {
+	case 1:
+		return uint64(b[0]), true
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b)), true
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b)), true
+	default:
+		return binary.LittleEndian.Uint64(b), true
+	}
+}
+
+// store writes the low size bytes of v little-endian.
+func (m *memory) store(addr, size, v uint64) bool {
+	r := m.find(addr)
+	if r == nil || !r.writable {
+		return false
+	}
+	off, ok := r.hostRange(addr, size)
+	if !ok {
+		return false
+	}
+	b := r.data[off:]
+	switch size {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
+	}
+	return true
+}
+
+// violation builds the reference's error for a failed access: a stack-frame violation when the
+// address falls in stack frames -1..=max depth of a fixed-frame version, otherwise an access
+// violation naming the region the address belongs to.
+func (m *memory) violation(access AccessType, addr, n uint64) *Error {
+	// Go's division truncates toward zero like the reference's checked_div.
+	frame := satSubI64(int64(addr), int64(MMStackStart))
+	if m.frameSize > 0 {
+		frame /= m.frameSize
+	} else {
+		frame = 0
+	}
+	if !m.version.ManualStackFrameBump() && frame >= -1 && frame <= m.maxCallDepth {
+		return &Error{Kind: ErrStackAccessViolation, Access: access, Addr: addr, Len: n, Frame: frame}
+	}
+	name := "allocated"
+	r := m.find(addr)
+	switch {
+	case r == nil || addr < r.vmAddr || addr >= r.end:
+		name = "unallocated"
+	case addr&^(MMBytecodeStart-1) == MMBytecodeStart:
+		name = "program"
+	case addr&^(MMBytecodeStart-1) == MMStackStart:
+		name = "stack"
+	case addr&^(MMBytecodeStart-1) == MMHeapStart:
+		name = "heap"
+	case addr&^(MMBytecodeStart-1) == MMInputStart:
+		name = "input"
+	}
+	return &Error{Kind: ErrAccessViolation, Access: access, Addr: addr, Len: n, Region: name}
+}
+
+func leadingZeros64(x uint64) int {
+	n := 0
+	for i := 63; i >= 0 && x&(1<<uint(i)) == 0; i-- {
+		n++
+	}
+	return n
+}
+
+func satAdd(a, b uint64) uint64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return ^uint64(0)
+}
+
+func satMul(a, b uint64) uint64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	p := a * b
+	if p/b != a {
+		return ^uint64(0)
+	}
+	return p
+}
+
+func satSubI64(a, b int64) int64 {
+	d := a - b
+	// Overflow when the operands' signs differ and the result's sign differs from a's.
+	if (a^b) < 0 && (a^d) < 0 {
+		if a < 0 {
+			return -1 << 63
+		}
+		return 1<<63 - 1
+	}
+	return d
+}

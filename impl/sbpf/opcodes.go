@@ -1,0 +1,167 @@
+package sbpf
+
+// Opcodes, named as the reference names them. The same byte can mean different instructions in
+// different versions (v2 moved loads and stores into ALU slots; v2's PQR class and v3's JMP32 class
+// share class 0x06).
+const (
+	OpLDDW = 0x18 // lddw dst, imm64 (two slots; v0, v1, v3+)
+
+	OpLDXB  = 0x71
+	OpLDXH  = 0x69
+	OpLDXW  = 0x61
+	OpLDXDW = 0x79
+	OpSTB   = 0x72
+	OpSTH   = 0x6a
+	OpSTW   = 0x62
+	OpSTDW  = 0x7a
+	OpSTXB  = 0x73
+	OpSTXH  = 0x6b
+	OpSTXW  = 0x63
+	OpSTXDW = 0x7b
+
+	// v2 memory instructions.
+	OpLD1B  = 0x2c
+	OpLD2B  = 0x3c
+	OpLD4B  = 0x8c
+	OpLD8B  = 0x9c
+	OpST1BI = 0x27
+	OpST2BI = 0x37
+	OpST4BI = 0x87
+	OpST8BI = 0x97
+	OpST1BR = 0x2f
+	OpST2BR = 0x3f
+	OpST4BR = 0x8f
+	OpST8BR = 0x9f
+
+	OpADD32I  = 0x04
+	OpADD32R  = 0x0c
+	OpSUB32I  = 0x14
+	OpSUB32R  = 0x1c
+	OpMUL32I  = 0x24
+	OpMUL32R  = 0x2c
+	OpDIV32I  = 0x34
+	OpDIV32R  = 0x3c
+	OpOR32I   = 0x44
+	OpOR32R   = 0x4c
+	OpAND32I  = 0x54
+	OpAND32R  = 0x5c
+	OpLSH32I  = 0x64
+	OpLSH32R  = 0x6c
+	OpRSH32I  = 0x74
+	OpRSH32R  = 0x7c
+	OpNEG32   = 0x84
+	OpMOD32I  = 0x94
+	OpMOD32R  = 0x9c
+	OpXOR32I  = 0xa4
+	OpXOR32R  = 0xac
+	OpMOV32I  = 0xb4
+	OpMOV32R  = 0xbc
+	OpARSH32I = 0xc4
+	OpARSH32R = 0xcc
+	OpLE      = 0xd4
+	OpBE      = 0xdc
+
+	OpADD64I  = 0x07
+	OpADD64R  = 0x0f
+	OpSUB64I  = 0x17
+	OpSUB64R  = 0x1f
+	OpMUL64I  = 0x27
+	OpMUL64R  = 0x2f
+	OpDIV64I  = 0x37
+	OpDIV64R  = 0x3f
+	OpOR64I   = 0x47
+	OpOR64R   = 0x4f
+	OpAND64I  = 0x57
+	OpAND64R  = 0x5f
+	OpLSH64I  = 0x67
+	OpLSH64R  = 0x6f
+	OpRSH64I  = 0x77
+	OpRSH64R  = 0x7f
+	OpNEG64   = 0x87
+	OpMOD64I  = 0x97
+	OpMOD64R  = 0x9f
+	OpXOR64I  = 0xa7
+	OpXOR64R  = 0xaf
+	OpMOV64I  = 0xb7
+	OpMOV64R  = 0xbf
+	OpARSH64I = 0xc7
+	OpARSH64R = 0xcf
+	OpHOR64I  = 0xf7 // v2: dst |= imm << 32
+
+	// v2 PQR class.
+	OpLMUL32I  = 0x86
+	OpLMUL32R  = 0x8e
+	OpLMUL64I  = 0x96
+	OpLMUL64R  = 0x9e
+	OpUHMUL64I = 0x36
+	OpUHMUL64R = 0x3e
+	OpSHMUL64I = 0xb6
+	OpSHMUL64R = 0xbe
+	OpUDIV32I  = 0x46
+	OpUDIV32R  = 0x4e
+	OpUDIV64I  = 0x56
+	OpUDIV64R  = 0x5e
+	OpUREM32I  = 0x66
+	OpUREM32R  = 0x6e
+	OpUREM64I  = 0x76
+	OpUREM64R  = 0x7e
+	OpSDIV32I  = 0xc6
+	OpSDIV32R  = 0xce
+	OpSDIV64I  = 0xd6
+	OpSDIV64R  = 0xde
+	OpSREM32I  = 0xe6
+	OpSREM32R  = 0xee
+	OpSREM64I  = 0xf6
+	OpSREM64R  = 0xfe
+
+	// v3+ JMP32 class.
+	OpJEQ32I  = 0x16
+	OpJEQ32R  = 0x1e
+	OpJGT32I  = 0x26
+	OpJGT32R  = 0x2e
+	OpJGE32I  = 0x36
+	OpJGE32R  = 0x3e
+	OpJSET32I = 0x46
+	OpJSET32R = 0x4e
+	OpJNE32I  = 0x56
+	OpJNE32R  = 0x5e
+	OpJSGT32I = 0x66
+	OpJSGT32R = 0x6e
+	OpJSGE32I = 0x76
+	OpJSGE32R = 0x7e
+	OpJLT32I  = 0xa6
+	OpJLT32R  = 0xae
+	OpJLE32I  = 0xb6
+	OpJLE32R  = 0xbe
+	OpJSLT32I = 0xc6
+	OpJSLT32R = 0xce
+	OpJSLE32I = 0xd6
+	OpJSLE32R = 0xde
+
+	OpJA    = 0x05
+	OpJEQI  = 0x15
+	OpJEQR  = 0x1d
+	OpJGTI  = 0x25
+	OpJGTR  = 0x2d
+	OpJGEI  = 0x35
+	OpJGER  = 0x3d
+	OpJSETI = 0x45
+	OpJSETR = 0x4d
+	OpJNEI  = 0x55
+	OpJNER  = 0x5d
+	OpJSGTI = 0x65
+	OpJSGTR = 0x6d
+	OpJSGEI = 0x75
+	OpJSGER = 0x7d
+	OpJLTI  = 0xa5
+	OpJLTR  = 0xad
+	OpJLEI  = 0xb5
+	OpJLER  = 0xbd
+	OpJSLTI = 0xc5
+	OpJSLTR = 0xcd
+	OpJSLEI = 0xd5
+	OpJSLER = 0xdd
+	OpCALL  = 0x85
+	OpCALLX = 0x8d
+	OpEXIT  = 0x95
+)
