@@ -253,7 +253,7 @@ func validUTF8Prefix(b []byte) int {
 // NewHTTPServer wraps h in a server whose timeouts keep slow or stalled clients from holding connections and
 // goroutines. WebSocket connections are not cut by them: net/http clears deadlines when a connection is hijacked.
 func NewHTTPServer(addr string, h http.Handler) *http.Server {
-	return &http.Server{
+	s := &http.Server{
 		Addr:    addr,
 		Handler: h,
 		// Headers are small and sent at once by every real client; this ends slowloris-style trickling.
@@ -261,8 +261,8 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 		// The whole request, headers and a 50 KiB body: 30 s is under 2 KiB/s, far slower than any live link.
 		ReadTimeout: 30 * time.Second,
 		// Counted from the end of the request headers to the end of the reply, so it includes the method's run
-		// time; it must exceed the slowest legitimate call (a large getProgramAccounts scan) and still end a
-		// client that stopped reading its reply.
+		// time; it must exceed the call timeout (raised below when that is longer) and still end a client that
+		// stopped reading its reply.
 		WriteTimeout: 60 * time.Second,
 		// Idle keep-alive connections cost a goroutine and a socket each; clients reconnect cheaply.
 		IdleTimeout: 120 * time.Second,
@@ -270,6 +270,12 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 		MaxHeaderBytes: 64 << 10,
 		ErrorLog:       slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
 	}
+	// A request may run for its whole CallTimeout; its reply, the "request timed out" error at the least, still
+	// needs time to be written.
+	if jh, ok := h.(*httpHandler); ok && s.WriteTimeout < jh.engine.limits.CallTimeout+30*time.Second {
+		s.WriteTimeout = jh.engine.limits.CallTimeout + 30*time.Second
+	}
+	return s
 }
 
 // Server is an http.Server (made by NewHTTPServer) whose Shutdown does not wait for connections that never sent

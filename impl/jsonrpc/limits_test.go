@@ -175,3 +175,12 @@ func TestHTTPUnreadableBodyIs400(t *testing.T) {
 		t.Errorf("got %q, closed %v; want 400 and a closed connection", status, closed)
 	}
 }
+
+// The server's write timeout leaves room for a request that runs its whole call timeout.
+func TestHTTPServerWriteTimeoutFollowsCallTimeout(t *testing.T) {
+	t.Parallel()
+	h := NewHTTPHandler(&testDispatcher{}, HTTPOptions{Limits: Limits{CallTimeout: 5 * time.Minute}})
+	if s := NewHTTPServer("", h); s.WriteTimeout <= 5*time.Minute {
+		t.Errorf("WriteTimeout %v with a 5 min call timeout", s.WriteTimeout)
+	}
+}

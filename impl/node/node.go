@@ -33,6 +33,9 @@ type Config struct {
 	MaxBodyBytes int64  // default 51200
 	Logger       *slog.Logger
 
+	// RPCLimits bound the batch size, reply size and run time of one request; zero fields take the defaults.
+	RPCLimits jsonrpc.Limits
+
 	// Ledger settings (see ledger.Config); zero values take the defaults.
 	SlotDuration      time.Duration
 	FinalityDepth     uint64
@@ -145,9 +148,9 @@ func Start(cfg Config) (*Node, error) {
 	n.HTTPURL = "http://" + httpLn.Addr().String()
 	n.WSURL = "ws://" + wsLn.Addr().String()
 	n.httpSrv = jsonrpc.NewServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
-		MaxBodyBytes: cfg.MaxBodyBytes, Health: parts.monitor.Status, OpenRPC: doc, Docs: docs.HTML, Logger: cfg.Logger,
+		MaxBodyBytes: cfg.MaxBodyBytes, Limits: cfg.RPCLimits, Health: parts.monitor.Status, OpenRPC: doc, Docs: docs.HTML, Logger: cfg.Logger,
 	}))
-	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{OpenRPC: doc, Logger: cfg.Logger})
+	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{Limits: cfg.RPCLimits, OpenRPC: doc, Logger: cfg.Logger})
 	n.wsSrv = jsonrpc.NewServer(wsLn.Addr().String(), n.wsHandle)
 	// WebSocket connections live long; the HTTP read/write timeouts must not cut them.
 	n.wsSrv.ReadTimeout, n.wsSrv.WriteTimeout = 0, 0
