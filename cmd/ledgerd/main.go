@@ -37,7 +37,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.BindAddress, "bind-address", "127.0.0.1", "address to serve on")
 	fs.Int64Var(&cfg.MaxBodyBytes, "rpc-max-request-body-size", 51200, "largest JSON-RPC request body in bytes")
 	rpcLimitFlags(fs, &cfg.RPCLimits)
-	rpcLimitFlags(fs, &cfg.RPCLimits)
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&cfg.SlotDuration, "slot-duration", 400*time.Millisecond, "time between slots")
 	slotMs := fs.Int("slot-ms", 0, "time between slots in milliseconds (overrides --slot-duration)")
