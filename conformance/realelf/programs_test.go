@@ -107,3 +107,27 @@ func TestIdentifyRejects(t *testing.T) {
 		t.Errorf("Extract(a module with an unknown ELF) = %v, want it named", err)
 	}
 }
+
+// BenchmarkExtract measures cutting and identifying the eight builds out of the installed native module (what a
+// cold cache costs; a warm one reads the eight files instead).
+func BenchmarkExtract(b *testing.B) {
+	Programs(b) // installs
+	dir, err := NPMDir()
+	if err != nil {
+		b.Fatal(err)
+	}
+	modules, err := filepath.Glob(filepath.Join(dir, moduleGlob))
+	if err != nil || len(modules) != 1 {
+		b.Fatalf("the native module: %v %v", modules, err)
+	}
+	module, err := os.ReadFile(modules[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(module)))
+	for b.Loop() {
+		if _, err := Extract(module); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
