@@ -157,7 +157,7 @@ func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool, budget int6
 	if budget <= 0 {
 		return encodeError(nil, errResponseTooLarge, id), true, true
 	}
-	result, err := e.call(context.WithValue(ctx, budgetKey{}, budget), method, params, ws)
+	result, err := e.call(WithReplyBudget(ctx, budget), method, params, ws)
 	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		// Whatever the method made of its cancelled context (often ctx.Err(), an internal error), the caller is
 		// told why.

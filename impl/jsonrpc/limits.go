@@ -61,3 +61,8 @@ func ReplyBudget(ctx context.Context) int64 {
 	}
 	return math.MaxInt64
 }
+
+// WithReplyBudget returns ctx with a reply budget of n bytes, as the transports give each call.
+func WithReplyBudget(ctx context.Context, n int64) context.Context {
+	return context.WithValue(ctx, budgetKey{}, n)
+}

@@ -93,9 +93,13 @@ func (s *Server) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleA
 	}
 	enc := encodingOr(cfg.Encoding, encoding.Base64)
 	values := make([]*rpcapi.UiAccount, len(keys))
+	guard := newReplyGuard(ctx, enc, cfg.DataSlice) // a hundred accounts of 10 MiB would be 1.3 GB of base64
 	for i, k := range keys {
 		if values[i], err = encodeBankAccount(bank, k, enc, cfg.DataSlice); err != nil {
 			return r, err
+		}
+		if values[i] != nil && !guard.add(int(values[i].Space)) {
+			return r, guard.tooLarge()
 		}
 	}
 	return rpcapi.GetMultipleAccountsResult{Context: rpcContext(bank.Slot), Value: values}, nil
@@ -129,8 +133,12 @@ func (s *Server) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAcc
 	// A token owner (or, for token accounts only, mint) memcmp is answered from the ledger's token index, so the
 	// cost follows the matches; every candidate still meets all the filters.
 	var found []keyedAccount
+	guard, full := newReplyGuard(ctx, encodingOr(cfg.Encoding, encoding.Binary), cfg.DataSlice), false
 	collect := func(pk core.Pubkey, a runtime.Account) bool {
 		if a.Owner == program && keep(a.Data) {
+			if full = !guard.add(len(a.Data)); full {
+				return false
+			}
 			found = append(found, keyedAccount{pk, a})
 		}
 		return ctx.Err() == nil
@@ -143,6 +151,9 @@ func (s *Server) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAcc
 	}
 	if err := ctx.Err(); err != nil {
 		return r, err
+	}
+	if full {
+		return r, guard.tooLarge()
 	}
 	if scanErr != nil {
 		return r, rpcapi.NewScanErrorError(scanErr.Error())

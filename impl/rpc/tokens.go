@@ -185,14 +185,21 @@ func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, key
 	}
 
 	var found []keyedAccount
+	guard, full := newReplyGuard(ctx, encodingOr(cfg.Encoding, encoding.Binary), cfg.DataSlice), false
 	scanErr := bank.TokenAccounts(kind, key, func(k core.Pubkey, a runtime.Account) bool {
 		if a.Owner == program && (!byMint || bytes.Equal(a.Data[:32], filterKey[:])) {
+			if full = !guard.add(len(a.Data)); full {
+				return false
+			}
 			found = append(found, keyedAccount{k, a})
 		}
 		return ctx.Err() == nil
 	})
 	if err := ctx.Err(); err != nil {
 		return r, err
+	}
+	if full {
+		return r, guard.tooLarge()
 	}
 	if scanErr != nil {
 		return r, rpcapi.NewScanErrorError(scanErr.Error())
