@@ -339,7 +339,7 @@ func relocateELF(e *elf64, text *sectionHeader, b []byte, functions functionRegi
 
 // roRegion builds the program region of a v0-v2 executable the way the reference does with optimize_rodata off
 // (as Agave runs it): a buffer covering VM offsets [0, highest section end) where every section named exactly
-// .text, .rodata, .data.rel.ro or .eh_frame is copied at its vaddr, in section elfTable order, and all else is zero.
+// .text, .rodata, .data.rel.ro or .eh_frame is copied at its vaddr, in section table order, and all else is zero.
 func roRegion(e *elf64, b []byte, rejectBroken bool) ([]byte, error) {
 	type piece struct {
 		addr uint64

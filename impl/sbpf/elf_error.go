@@ -153,7 +153,7 @@ const (
 var parseErrorTexts = [...]string{
 	"invalid file header", "invalid program header", "invalid section header", "invalid string", "",
 	"value out of bounds", "invalid size", "values overlap", "sections not in ascending order",
-	"no section name string elfTable found", "invalid dynamic section table", "invalid relocation table",
+	"no section name string table found", "invalid dynamic section table", "invalid relocation table",
 	"invalid alignment", "no string table", "no dynamic string table",
 }
 

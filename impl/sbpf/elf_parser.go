@@ -7,7 +7,7 @@ import (
 
 // The ELF64 parser the lenient loader runs on, with the reference parser's checks in its order, so a broken file
 // fails with the same error. Offsets are file offsets; the reference reads the structures in place from a 16-byte
-// aligned copy, so a elfTable whose offset is not a multiple of 8 is misaligned there and fails here too.
+// aligned copy, so a table whose offset is not a multiple of 8 is misaligned there and fails here too.
 
 const (
 	ehdrSize = 64
@@ -343,7 +343,7 @@ func parseElf64(b []byte) (*elf64, *parserErr) {
 	return e, nil
 }
 
-// stringIn reads the NUL-terminated string at offset of a string elfTable section, looking at most max bytes far.
+// stringIn reads the NUL-terminated string at offset of a string table section, looking at most max bytes far.
 func (e *elf64) stringIn(s *sectionHeader, offset uint32, max uint64) ([]byte, *parserErr) {
 	if s.stype != shtStrtab {
 		return nil, elfPerr(parseInvalidSectionHeader)
@@ -424,7 +424,7 @@ func (e *elf64) parseDynamic() *parserErr {
 		if p.ptype != ptDynamic {
 			continue
 		}
-		// A PT_DYNAMIC that does not describe a elfTable is ignored in favour of the section, as some old test
+		// A PT_DYNAMIC that does not describe a table is ignored in favour of the section, as some old test
 		// files need.
 		if end, err := elfCheckedAdd(p.offset, p.filesz); err == nil {
 			if t, err := elfTable(e.bytes, elfSpan{p.offset, end}, dynSize); err == nil {
@@ -500,7 +500,7 @@ func (e *elf64) parseRelocations() *parserErr {
 		}
 	}
 	if !found {
-		// Old toolchains put DT_REL outside every segment; the section at that address is the elfTable then.
+		// Old toolchains put DT_REL outside every segment; the section at that address is the table then.
 		for i := range e.sections {
 			if e.sections[i].addr == vaddr {
 				offset, found = e.sections[i].offset, true
@@ -556,7 +556,7 @@ func (e *elf64) parseDynamicSymbols() *parserErr {
 	return nil
 }
 
-// dynamicSymbol returns symbol i of the dynamic symbol elfTable.
+// dynamicSymbol returns symbol i of the dynamic symbol table.
 func (e *elf64) dynamicSymbol(i uint32) (elfSymbol, bool) {
 	if !e.hasDynsyms || uint64(i) >= uint64(len(e.dynsyms)/symSize) {
 		return elfSymbol{}, false
