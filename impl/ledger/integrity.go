@@ -20,17 +20,18 @@ import (
 //
 //   - the genesis hash of genesis.json against the one recorded when the chain was created (in the store, and in
 //     the block of slot 0, whose previous blockhash it is), and against --expected-genesis-hash;
-//   - the root record (RootRecordFile): the newest finalized slot and its blockhash, written beside the store
-//     at every root through a synced temporary file and a rename. Pebble replays a damaged newest write-ahead log
-//     only up to the damage and opens without an error, so a store can come back older than what it reported
-//     finalized; the record, a separate file, survives that, and a store whose newest slot is behind it, or whose
-//     block at the recorded slot has another hash, is refused;
+//   - the slot record (SlotRecordFile): the newest confirmed slot and its blockhash, written beside the store
+//     at every slot (so at every root, finalized trailing confirmed) through a synced temporary file and a
+//     rename. Pebble replays a damaged newest write-ahead log only up to the damage and opens without an error
+//     (a damaged manifest can also silently drop a table), so a store can come back older than what it reported
+//     confirmed and finalized; the record, a separate file, survives that, and a store whose newest slot is
+//     behind it, or whose block at the recorded slot has another hash, is refused;
 //   - the hash chain of the blocks a start replays (each block's previous blockhash is its parent's hash, and
 //     its own hash is recomputed from its parent's and its transactions' signatures);
 //   - with Config.VerifyLedger, the checksum of every block of every table of the store.
 
-// RootRecordFile is the root record's file under the ledger directory.
-const RootRecordFile = "last-root"
+// SlotRecordFile is the slot record's file under the ledger directory.
+const SlotRecordFile = "last-slot"
 
 // metaGenesisHash is the genesis hash the chain was created with (32 bytes).
 const metaGenesisHash = "ledger.genesis-hash"
@@ -63,9 +64,17 @@ func (e *damagedError) Is(target error) bool { return target == ErrDamaged }
 func storeDamaged(dir, what string, err error) error {
 	snaps := filepath.Join(dir, "snapshots")
 	return &damagedError{dir: dir, what: what, err: err, fix: fmt.Sprintf("Refusing to start: serving it would "+
-		"give wrong answers or produce finalized slots again with other hashes. To recover, restart from the newest "+
+		"give wrong answers or produce confirmed and finalized slots again with other hashes. To recover, restart from the newest "+
 		"snapshot with --snapshot %s --reset (the chain resumes at the snapshot's slot), or start a new chain "+
 		"with --reset (all history is lost)", snaps)}
+}
+
+// storeUnopened explains a store that does not open for a reason pebble does not call damage (a missing or
+// truncated table, a lock, permissions): the error, and the recovery should the files be damaged.
+func storeUnopened(dir string, err error) error {
+	return fmt.Errorf("ledger %s: its store does not open: %w. If no other ledgerd holds it and its files are "+
+		"readable, they are damaged: restart from the newest snapshot with --snapshot %s --reset, or start a new "+
+		"chain with --reset", dir, err, filepath.Join(dir, "snapshots"))
 }
 
 // genesisDamaged is a refusal for a genesis.json that is not the chain's.
@@ -162,42 +171,42 @@ func (l *Ledger) verifyChain(infos []*BlockInfo) error {
 	return nil
 }
 
-// checkRootRecord refuses a store that lost slots the root record says were finalized. tip is the store's
-// newest slot, found false when the store has none.
-func (l *Ledger) checkRootRecord(rec *rootRecord, tip uint64, found bool) error {
+// checkSlotRecord refuses a store that lost slots the slot record says were confirmed (and so persisted). tip
+// is the store's newest slot, found false when the store has none.
+func (l *Ledger) checkSlotRecord(rec *slotRecord, tip uint64, found bool) error {
 	if rec == nil {
 		return nil
 	}
-	path := filepath.Join(l.cfg.Dir, RootRecordFile)
+	path := filepath.Join(l.cfg.Dir, SlotRecordFile)
 	if !found {
-		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the store holds no chain, but slot %d was finalized (recorded "+
+		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the store holds no chain, but slot %d was confirmed (recorded "+
 			"in %s)", rec.Slot, path), nil)
 	}
 	if tip < rec.Slot {
 		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the store resumes at slot %d, behind slot %d, which was "+
-			"finalized (recorded in %s): its write-ahead log lost the newest slots", tip, rec.Slot, path), nil)
+			"confirmed (recorded in %s): its write-ahead log or manifest lost the newest slots", tip, rec.Slot, path), nil)
 	}
 	raw, ok, err := l.st.GetBlock(rec.Slot)
 	if err != nil {
-		return storeDamaged(l.cfg.Dir, fmt.Sprintf("reading the block of finalized slot %d", rec.Slot), err)
+		return storeDamaged(l.cfg.Dir, fmt.Sprintf("reading the block of confirmed slot %d", rec.Slot), err)
 	}
 	if !ok {
-		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of finalized slot %d (recorded in %s) is missing",
+		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of confirmed slot %d (recorded in %s) is missing",
 			rec.Slot, path), nil)
 	}
 	info, err := decodeBlock(raw)
 	if err != nil {
-		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of finalized slot %d does not decode", rec.Slot), err)
+		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of confirmed slot %d does not decode", rec.Slot), err)
 	}
 	if info.Blockhash != rec.Hash {
-		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of finalized slot %d has hash %s, but %s was "+
-			"finalized (recorded in %s)", rec.Slot, info.Blockhash, rec.Hash, path), nil)
+		return storeDamaged(l.cfg.Dir, fmt.Sprintf("the block of confirmed slot %d has hash %s, but %s was "+
+			"confirmed (recorded in %s)", rec.Slot, info.Blockhash, rec.Hash, path), nil)
 	}
 	return nil
 }
 
-// rootRecord is the newest finalized slot as recorded in RootRecordFile, with its chain's genesis hash.
-type rootRecord struct {
+// slotRecord is the newest confirmed slot as recorded in SlotRecordFile, with its chain's genesis hash.
+type slotRecord struct {
 	Slot    uint64
 	Hash    core.Hash
 	Genesis core.Hash
@@ -205,13 +214,13 @@ type rootRecord struct {
 
 // The record's file: a magic, the slot (little-endian), the blockhash, the genesis hash, and the SHA-256 of
 // everything before it (a damaged record is refused, never trusted).
-var rootRecordMagic = [8]byte{'l', 'e', 'd', 'g', 'r', 'o', 'o', 't'}
+var slotRecordMagic = [8]byte{'l', 'e', 'd', 'g', 'r', 'o', 'o', 't'}
 
-const rootRecordLen = 8 + 8 + 32 + 32 + 32
+const slotRecordLen = 8 + 8 + 32 + 32 + 32
 
-func (r *rootRecord) marshal() []byte {
-	b := make([]byte, 0, rootRecordLen)
-	b = append(b, rootRecordMagic[:]...)
+func (r *slotRecord) marshal() []byte {
+	b := make([]byte, 0, slotRecordLen)
+	b = append(b, slotRecordMagic[:]...)
 	b = binary.LittleEndian.AppendUint64(b, r.Slot)
 	b = append(b, r.Hash[:]...)
 	b = append(b, r.Genesis[:]...)
@@ -219,23 +228,23 @@ func (r *rootRecord) marshal() []byte {
 	return append(b, sum[:]...)
 }
 
-func unmarshalRootRecord(b []byte) (*rootRecord, error) {
-	if len(b) != rootRecordLen || !bytes.Equal(b[:8], rootRecordMagic[:]) {
-		return nil, fmt.Errorf("not a root record (%d bytes)", len(b))
+func unmarshalSlotRecord(b []byte) (*slotRecord, error) {
+	if len(b) != slotRecordLen || !bytes.Equal(b[:8], slotRecordMagic[:]) {
+		return nil, fmt.Errorf("not a slot record (%d bytes)", len(b))
 	}
-	if sum := sha256.Sum256(b[:rootRecordLen-32]); !bytes.Equal(sum[:], b[rootRecordLen-32:]) {
+	if sum := sha256.Sum256(b[:slotRecordLen-32]); !bytes.Equal(sum[:], b[slotRecordLen-32:]) {
 		return nil, errors.New("its checksum does not match")
 	}
-	r := &rootRecord{Slot: binary.LittleEndian.Uint64(b[8:])}
+	r := &slotRecord{Slot: binary.LittleEndian.Uint64(b[8:])}
 	copy(r.Hash[:], b[16:48])
 	copy(r.Genesis[:], b[48:80])
 	return r, nil
 }
 
-// readRootRecord reads the root record of dir; nil when there is none (a ledger created before it existed,
+// readSlotRecord reads the slot record of dir; nil when there is none (a ledger created before it existed,
 // or one restored from a snapshot, which does not carry it).
-func readRootRecord(dir string) (*rootRecord, error) {
-	path := filepath.Join(dir, RootRecordFile)
+func readSlotRecord(dir string) (*slotRecord, error) {
+	path := filepath.Join(dir, SlotRecordFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -243,20 +252,20 @@ func readRootRecord(dir string) (*rootRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := unmarshalRootRecord(b)
+	r, err := unmarshalSlotRecord(b)
 	if err != nil {
-		return nil, &damagedError{dir: dir, what: "the root record " + path + " is damaged", err: err,
-			fix: "Refusing to start: it is the record of the newest finalized slot. If the disk is otherwise sound, " +
+		return nil, &damagedError{dir: dir, what: "the slot record " + path + " is damaged", err: err,
+			fix: "Refusing to start: it is the record of the newest confirmed slot. If the disk is otherwise sound, " +
 				"remove " + path + " to start without that check; or restart from a snapshot with --snapshot " +
 				filepath.Join(dir, "snapshots") + " --reset"}
 	}
 	return r, nil
 }
 
-// writeRootRecord replaces dir's root record durably: a synced temporary file renamed over it, then the
+// writeSlotRecord replaces dir's slot record durably: a synced temporary file renamed over it, then the
 // directory synced, so a crash leaves the old record or the new one, never a part of either.
-func writeRootRecord(dir string, r *rootRecord) error {
-	path := filepath.Join(dir, RootRecordFile)
+func writeSlotRecord(dir string, r *slotRecord) error {
+	path := filepath.Join(dir, SlotRecordFile)
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -281,17 +290,17 @@ func writeRootRecord(dir string, r *rootRecord) error {
 	return errors.Join(d.Sync(), d.Close())
 }
 
-// recordRoot is the listener that keeps the root record: at each newest rooted slot (the one whose event
-// carries its bank) it writes the slot and its hash. The slot was persisted with a synced commit when it was
-// frozen, before it could be rooted, so the record is never ahead of the store. A failed write keeps the older
-// record, which is still a true lower bound; it is logged once until a write succeeds again.
-func (l *Ledger) recordRoot(e Event) {
-	if e.Kind != SlotRooted || e.Bank == nil {
+// recordSlot is the listener that keeps the slot record: at each confirmed slot it writes the slot and its
+// hash. A slot is persisted with a synced commit before it is reported confirmed, so the record is never ahead
+// of the store. A failed write keeps the older record, which is still a true lower bound; it is logged once
+// until a write succeeds again.
+func (l *Ledger) recordSlot(e Event) {
+	if e.Kind != SlotConfirmed || e.Bank == nil {
 		return
 	}
-	err := writeRootRecord(l.cfg.Dir, &rootRecord{Slot: e.Slot, Hash: e.Bank.Hash, Genesis: core.Hash(l.Genesis.Hash)})
-	if err != nil && !l.rootRecordFailing {
-		l.log.Error("writing the root record failed; it stays at an older root", "slot", e.Slot, "err", err)
+	err := writeSlotRecord(l.cfg.Dir, &slotRecord{Slot: e.Slot, Hash: e.Bank.Hash, Genesis: core.Hash(l.Genesis.Hash)})
+	if err != nil && !l.slotRecordFailing {
+		l.log.Error("writing the slot record failed; it stays at an older slot", "slot", e.Slot, "err", err)
 	}
-	l.rootRecordFailing = err != nil
+	l.slotRecordFailing = err != nil
 }

@@ -155,7 +155,7 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 		if err := os.Truncate(log, st.Size()/2); err != nil {
 			t.Fatal(err)
 		}
-		openDamaged(t, Config{Dir: dir}, "is damaged", "finalized", "--snapshot", "--reset")
+		openDamaged(t, Config{Dir: dir}, "is damaged", "confirmed", "--snapshot", "--reset")
 	})
 	t.Run("emptied log", func(t *testing.T) {
 		dir := copyDir(t, base)
@@ -163,6 +163,34 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		openDamaged(t, Config{Dir: dir}, "is damaged", "--snapshot")
+	})
+	t.Run("removed log after a restart", func(t *testing.T) {
+		// A restart moves the log into a table; the slots after it are in the new log only. Losing it loses
+		// confirmed slots, not finalized ones: refused all the same, since they were reported.
+		dir := copyDir(t, base)
+		l, err := Open(Config{Dir: dir, SlotDuration: 5 * time.Millisecond, FinalityDepth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, c0, _ := l.Slots()
+		waitFor(t, "slots after the restart", func() bool { _, c, _ := l.Slots(); return c > c0+5 })
+		l.Close()
+		if err := os.Remove(newest(t, dir, "log")); err != nil {
+			t.Fatal(err)
+		}
+		openDamaged(t, Config{Dir: dir}, "is damaged", "confirmed", "--snapshot")
+	})
+	t.Run("missing table", func(t *testing.T) {
+		dir := copyDir(t, base)
+		l, err := Open(Config{Dir: dir, SlotDuration: 5 * time.Millisecond, FinalityDepth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		if err := os.Remove(newest(t, dir, "sst")); err != nil {
+			t.Fatal(err)
+		}
+		openDamaged(t, Config{Dir: dir}, "does not open", "--snapshot")
 	})
 	t.Run("flipped log bytes", func(t *testing.T) {
 		dir := copyDir(t, base)
@@ -183,10 +211,10 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 			editGenesis(t, dir, e.field, e.value)
 			openDamaged(t, Config{Dir: dir}, GenesisFile, "genesis hash", "--reset")
 		})
-		t.Run("edited genesis without root record "+e.field, func(t *testing.T) {
-			// A ledger made before the root record existed still has the genesis hash in its store.
+		t.Run("edited genesis without slot record "+e.field, func(t *testing.T) {
+			// A ledger made before the slot record existed still has the genesis hash in its store.
 			dir := copyDir(t, base)
-			os.Remove(filepath.Join(dir, RootRecordFile))
+			os.Remove(filepath.Join(dir, SlotRecordFile))
 			editGenesis(t, dir, e.field, e.value)
 			openDamaged(t, Config{Dir: dir}, GenesisFile, "genesis hash", "--reset")
 		})
@@ -269,9 +297,9 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 		}
 		openDamaged(t, Config{Dir: dir}, "is damaged", "its transactions give")
 	})
-	t.Run("damaged root record", func(t *testing.T) {
+	t.Run("damaged slot record", func(t *testing.T) {
 		dir := copyDir(t, base)
-		flipBytes(t, filepath.Join(dir, RootRecordFile), 10, 1)
-		openDamaged(t, Config{Dir: dir}, RootRecordFile, "checksum")
+		flipBytes(t, filepath.Join(dir, SlotRecordFile), 10, 1)
+		openDamaged(t, Config{Dir: dir}, SlotRecordFile, "checksum")
 	})
 }

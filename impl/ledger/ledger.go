@@ -40,6 +40,10 @@ type Config struct {
 	FinalityDepthZero bool
 	// AirdropCap is the most lamports one requestAirdrop may ask for (default DefaultAirdropCap).
 	AirdropCap uint64
+	// AirdropPerTimeCap is the most lamports one recipient may receive from the faucet in one AirdropTimeSlice
+	// (default 0: no cap, as the reference's test faucet); AirdropTimeSlice defaults to DefaultFaucetTimeSlice.
+	AirdropPerTimeCap uint64
+	AirdropTimeSlice  time.Duration
 	// Programs is the runtime's program registry (default: DefaultPrograms()).
 	Programs *runtime.Registry
 	// StoreInMemory keeps the database in memory (tests).
@@ -156,6 +160,7 @@ type Ledger struct {
 	perf *perfSampler
 
 	airdropMu sync.Mutex
+	faucet    faucetLimiter
 
 	eventMu   sync.RWMutex
 	listeners []func(Event)
@@ -163,7 +168,7 @@ type Ledger struct {
 	// tower is the node's local vote state (owned by the producer).
 	tower *vote.State
 
-	rootRecordFailing bool // the last write of the root record failed (owned by the producer)
+	slotRecordFailing bool // the last write of the slot record failed (owned by the producer)
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots (unless cfg.Paused).
@@ -191,14 +196,14 @@ func Open(cfg Config) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rec *rootRecord
+	var rec *slotRecord
 	if !cfg.StoreInMemory {
-		if rec, err = readRootRecord(cfg.Dir); err != nil {
+		if rec, err = readSlotRecord(cfg.Dir); err != nil {
 			return nil, err
 		}
 		if rec != nil && rec.Genesis != core.Hash(g.Hash) {
 			return nil, genesisDamaged(cfg.Dir, fmt.Sprintf("%s hashes to %s, but the chain's genesis hash is %s "+
-				"(recorded in %s)", GenesisFile, g.HashString(), rec.Genesis, filepath.Join(cfg.Dir, RootRecordFile)))
+				"(recorded in %s)", GenesisFile, g.HashString(), rec.Genesis, filepath.Join(cfg.Dir, SlotRecordFile)))
 		}
 	}
 	schedule, err := sysvar.NewEpochSchedule(g.Config.SlotsPerEpoch, g.Config.SlotsPerEpoch, g.Config.Warmup)
@@ -213,7 +218,7 @@ func Open(cfg Config) (*Ledger, error) {
 		if store.IsCorruption(err) {
 			return nil, storeDamaged(cfg.Dir, "its store does not open", err)
 		}
-		return nil, err
+		return nil, storeUnopened(cfg.Dir, err)
 	}
 	l := &Ledger{
 		Genesis:     g,
@@ -250,7 +255,7 @@ func Open(cfg Config) (*Ledger, error) {
 		return nil, err
 	}
 	if !cfg.StoreInMemory {
-		l.OnEvent(l.recordRoot)
+		l.OnEvent(l.recordSlot)
 	}
 	if !cfg.Paused {
 		l.Start()
@@ -259,7 +264,7 @@ func Open(cfg Config) (*Ledger, error) {
 }
 
 // startChain checks the store (see integrity.go) and then resumes its chain, or creates one in an empty store.
-func (l *Ledger) startChain(rec *rootRecord) error {
+func (l *Ledger) startChain(rec *slotRecord) error {
 	if l.cfg.VerifyLedger {
 		start := time.Now()
 		stats, err := l.st.Verify()
@@ -272,7 +277,7 @@ func (l *Ledger) startChain(rec *rootRecord) error {
 	if err != nil {
 		return storeDamaged(l.cfg.Dir, "reading its newest slot", err)
 	}
-	if err := l.checkRootRecord(rec, tip, found); err != nil {
+	if err := l.checkSlotRecord(rec, tip, found); err != nil {
 		return err
 	}
 	if !found {
@@ -313,7 +318,7 @@ func (l *Ledger) createGenesis() error {
 		return err
 	}
 	if !l.cfg.StoreInMemory {
-		if err := writeRootRecord(l.cfg.Dir, &rootRecord{Slot: 0, Hash: info.Blockhash, Genesis: core.Hash(g.Hash)}); err != nil {
+		if err := writeSlotRecord(l.cfg.Dir, &slotRecord{Slot: 0, Hash: info.Blockhash, Genesis: core.Hash(g.Hash)}); err != nil {
 			return err
 		}
 	}
