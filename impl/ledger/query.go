@@ -17,7 +17,7 @@ func (b *Bank) ProgramAccounts(owner core.Pubkey, fn func(core.Pubkey, runtime.A
 	_, err := b.scanMerged(func(at uint64, yield func(store.Pubkey, store.Account) bool) error {
 		return b.st.ProgramAccounts(store.Pubkey(owner), at, yield)
 	}, func(a *runtime.Account) bool { return a.Owner == owner }, fn)
-	return err
+	return b.fault.report(err)
 }
 
 // ScanAccounts calls fn with every existing account of this bank, sysvars included, until fn returns false.
@@ -26,7 +26,7 @@ func (b *Bank) ScanAccounts(fn func(core.Pubkey, runtime.Account) bool) error {
 		return b.st.ScanAccounts(at, func(pk store.Pubkey, _ uint64, sa store.Account) bool { return yield(pk, sa) })
 	}, func(*runtime.Account) bool { return true }, fn)
 	if err != nil || stopped {
-		return err
+		return b.fault.report(err)
 	}
 	return b.sysvarAccounts(fn)
 }
@@ -99,11 +99,11 @@ func (l *Ledger) Block(slot uint64, c Commitment) (*BlockInfo, bool, error) {
 	}
 	raw, found, err := l.st.GetBlock(slot)
 	if err != nil || !found {
-		return nil, false, err
+		return nil, false, l.fault.report(err)
 	}
 	info, err := decodeBlock(raw)
 	if err != nil {
-		return nil, false, err
+		return nil, false, l.fault.report(err)
 	}
 	return info, true, nil
 }
@@ -138,11 +138,11 @@ func (l *Ledger) Transaction(sig core.Signature, c Commitment) (*TxRecord, bool,
 func (l *Ledger) transaction(sig core.Signature) (*TxRecord, bool, error) {
 	r, found, err := l.st.GetTransaction(store.Signature(sig))
 	if err != nil || !found {
-		return nil, false, err
+		return nil, false, l.fault.report(err)
 	}
 	tx, meta, err := decodeTx(r.Data)
 	if err != nil {
-		return nil, false, err
+		return nil, false, l.fault.report(err)
 	}
 	return &TxRecord{Slot: r.Slot, Index: r.Index, Tx: tx, Meta: meta}, true, nil
 }
@@ -157,10 +157,12 @@ func (l *Ledger) BlockTime(slot uint64) (int64, bool) {
 	l.mu.RUnlock()
 	raw, found, err := l.st.GetBlock(slot)
 	if err != nil || !found {
+		_ = l.fault.report(err) // the caller shows no time; the fault is logged and makes the node unhealthy
 		return 0, false
 	}
 	info, err := decodeBlock(raw)
 	if err != nil {
+		_ = l.fault.report(err)
 		return 0, false
 	}
 	return info.BlockTime, true
@@ -174,10 +176,13 @@ func (l *Ledger) Blocks(start, end uint64, limit int, c Commitment) ([]uint64, e
 		return []uint64{}, nil
 	}
 	out, err := l.st.BlocksInRange(start, end, limit)
+	if err != nil {
+		return nil, l.fault.report(err) // never a shorter list: missing slots would read as skipped
+	}
 	if out == nil {
 		out = []uint64{}
 	}
-	return out, err
+	return out, nil
 }
 
 // FirstAvailableBlock is the oldest block the ledger holds.
@@ -194,7 +199,7 @@ func (l *Ledger) SignaturesForAddress(addr core.Pubkey, before, until *core.Sign
 	if before != nil {
 		r, found, err := l.st.GetTransaction(store.Signature(*before))
 		if err != nil {
-			return nil, err
+			return nil, l.fault.report(err)
 		}
 		if !found {
 			return []*TxRecord{}, nil
@@ -207,7 +212,7 @@ func (l *Ledger) SignaturesForAddress(addr core.Pubkey, before, until *core.Sign
 	if until != nil {
 		r, found, err := l.st.GetTransaction(store.Signature(*until))
 		if err != nil {
-			return nil, err
+			return nil, l.fault.report(err)
 		}
 		if found {
 			untilAt = &store.SigCursor{Slot: r.Slot, Index: r.Index}
@@ -215,7 +220,7 @@ func (l *Ledger) SignaturesForAddress(addr core.Pubkey, before, until *core.Sign
 	}
 	entries, err := l.st.SignaturesForAddress(store.Pubkey(addr), cursor, limit)
 	if err != nil {
-		return nil, err
+		return nil, l.fault.report(err)
 	}
 	out := make([]*TxRecord, 0, len(entries))
 	times := map[uint64]int64{}

@@ -79,15 +79,24 @@ func (b *Bank) TokenAccounts(kind IndexKind, key core.Pubkey, fn func(core.Pubke
 			return nil
 		}
 	}
-	return b.st.IndexScan(kind, store.Pubkey(key), func(pk store.Pubkey) bool {
+	var readErr error
+	err := b.st.IndexScan(kind, store.Pubkey(key), func(pk store.Pubkey) bool {
 		k := core.Pubkey(pk)
 		if seen[k] {
 			return true
 		}
-		a, ok := b.GetAccount(k)
+		a, ok, err := b.Account(k)
+		if err != nil {
+			readErr = err // an account that failed to read is an error, never one left out
+			return false
+		}
 		if !ok || !matches(&a) {
 			return true
 		}
 		return fn(k, a)
 	})
+	if err != nil {
+		return b.fault.report(err)
+	}
+	return readErr
 }

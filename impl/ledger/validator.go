@@ -84,7 +84,9 @@ func (l *Ledger) castVote(voted *Bank) {
 	}
 	s := &submission{tx: tx, result: make(chan *Executed, 1)}
 	l.execute(s)
-	if r := <-s.result; r.Result.Err != nil {
+	if r := <-s.result; r.err != nil {
+		l.log.Debug("vote refused", "slot", voted.Slot, "err", r.err) // the store's fault is logged once
+	} else if r.Result.Err != nil {
 		l.log.Debug("vote failed", "slot", voted.Slot, "err", r.Result.Err)
 	}
 }

@@ -117,10 +117,12 @@ func (f *fullFile) SyncTo(n int64) (bool, error) {
 	return f.File.SyncTo(n)
 }
 
-// GetDiskUsage reports no free space while the disk is full, else what the wrapped file system reports.
+// GetDiskUsage reports no free space while the disk is full, else what the wrapped file system reports; a
+// wrapped file system that cannot tell (in memory) never can.
 func (fs *FullFS) GetDiskUsage(path string) (vfs.DiskUsage, error) {
-	if fs.full.Load() {
-		return vfs.DiskUsage{}, nil
+	u, err := fs.FS.GetDiskUsage(path)
+	if err == nil && fs.full.Load() {
+		u.AvailBytes, u.UsedBytes = 0, u.TotalBytes
 	}
-	return fs.FS.GetDiskUsage(path)
+	return u, err
 }

@@ -43,7 +43,7 @@ func (s *Store) Root(rootSlot uint64) error {
 	); err != nil {
 		return err
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := s.commit(b, pebble.Sync); err != nil { // the space reserve and pebble's fatal errors, as Batch.Commit
 		return err
 	}
 	s.dirtyFloor = floor

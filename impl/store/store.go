@@ -172,6 +172,19 @@ func (s *Store) Close() error {
 	return err
 }
 
+// Flush writes the memtables out to tables (tests: a ledger whose history sits in tables, as an old one's does).
+func (s *Store) Flush() error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if s.failed != nil {
+		return s.failed
+	}
+	if err := s.checkSpace(); err != nil {
+		return err
+	}
+	return s.db.Flush()
+}
+
 // commit applies b; the caller holds writeMu. A failure of pebble's commit pipeline (a write-ahead log write or
 // sync that failed) reaches pebble's Fatalf, which panics; it is recovered here and becomes the store's
 // permanent write error, since pebble can take no more writes, while reads keep working.
