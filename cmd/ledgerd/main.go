@@ -43,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	depth := fs.Uint64("finality-depth", 32, "how many slots finalized (rooted) trails confirmed")
 	faucetSOL := fs.Uint64("faucet-sol", 1_000_000, "SOL the faucet holds at genesis (new ledgers only)")
 	airdropCapSOL := fs.Uint64("airdrop-cap-sol", 10_000, "largest requestAirdrop, in SOL")
+	faucetPerTimeSOL := fs.Uint64("faucet-per-time-sol-cap", 0, "most SOL one recipient may get from the faucet per --faucet-time-slice-secs; 0 (the default, as the test validator) is no cap")
+	faucetSliceSecs := fs.Uint64("faucet-time-slice-secs", uint64(ledger.DefaultFaucetTimeSlice/time.Second), "period of --faucet-per-time-sol-cap, in seconds")
 	fs.Uint64Var(&cfg.Genesis.SlotsPerEpoch, "slots-per-epoch", 432_000, "slots per epoch (new ledgers only; at least 32)")
 	fs.BoolVar(&cfg.Genesis.Warmup, "warmup-epochs", false, "start with short epochs that double up to --slots-per-epoch (new ledgers only)")
 	// On by default (the reference needs --rpc-pubsub-enable-*-subscription); =false turns one off (-32601).
@@ -84,6 +86,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	cfg.FinalityDepth, cfg.FinalityDepthZero = *depth, *depth == 0
 	cfg.Genesis.FaucetLamports = *faucetSOL * ledger.LamportsPerSOL
 	cfg.AirdropCap = *airdropCapSOL * ledger.LamportsPerSOL
+	cfg.AirdropPerTimeCap = *faucetPerTimeSOL * ledger.LamportsPerSOL
+	if *faucetSliceSecs == 0 {
+		return fmt.Errorf("--faucet-time-slice-secs must be at least 1")
+	}
+	cfg.AirdropTimeSlice = time.Duration(*faucetSliceSecs) * time.Second
 	cfg.NoSnapshots, cfg.Snapshots.FullInterval = *fullSnapshots == 0, *fullSnapshots
 	cfg.Snapshots.NoIncremental, cfg.Snapshots.IncrementalInterval = *incrementalSnapshots == 0, *incrementalSnapshots
 	cfg.PubSub.DisableBlock, cfg.PubSub.DisableVote, cfg.PubSub.DisableSlotsUpdates = !*blockSubs, !*voteSubs, !*slotsUpdatesSubs

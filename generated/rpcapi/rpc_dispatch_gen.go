@@ -450,7 +450,7 @@ var Methods = map[string]*MethodInfo{
 	},
 	"requestAirdrop": {
 		Commitment: true,
-		Errors:     []string{"InvalidParams", "InvalidRequest", "InternalError"},
+		Errors:     []string{"InvalidParams", "InvalidRequest", "InternalError", "FaucetEmpty", "FaucetRateLimited"},
 		Name:       "requestAirdrop",
 		call:       callRequestAirdrop,
 	},

@@ -7,6 +7,8 @@ import "fmt"
 
 // The JSON-RPC error codes of the catalogue (schema/errors).
 const (
+	CodeFaucetEmpty                              = -32095
+	CodeFaucetRateLimited                        = -32096
 	CodeRequestTimedOut                          = -32090
 	CodeResponseTooLarge                         = -32091
 	CodeBatchTooLarge                            = -32600
@@ -44,6 +46,22 @@ const (
 	CodeInvalidSubscriptionId                    = -32602
 	CodeSubscriptionLimitReached                 = -32603
 )
+
+// NewFaucetEmptyError builds the -32095 error "airdrop refused: the faucet holds {available} lamports, the request needs {needed}".
+func NewFaucetEmptyError(available uint64, needed uint64) *Error {
+	return &Error{
+		Code:    CodeFaucetEmpty,
+		Message: fmt.Sprintf("airdrop refused: the faucet holds %v lamports, the request needs %v", available, needed),
+	}
+}
+
+// NewFaucetRateLimitedError builds the -32096 error "airdrop refused: {recipient} may receive at most {cap} lamports every {sliceSecs} s; {given} given, {requested} requested".
+func NewFaucetRateLimitedError(recipient string, cap uint64, sliceSecs uint64, given uint64, requested uint64) *Error {
+	return &Error{
+		Code:    CodeFaucetRateLimited,
+		Message: fmt.Sprintf("airdrop refused: %v may receive at most %v lamports every %v s; %v given, %v requested", recipient, cap, sliceSecs, given, requested),
+	}
+}
 
 // NewRequestTimedOutError builds the -32090 error "request timed out".
 func NewRequestTimedOutError() *Error {

@@ -40,6 +40,10 @@ type Config struct {
 	FinalityDepthZero bool
 	// AirdropCap is the most lamports one requestAirdrop may ask for (default DefaultAirdropCap).
 	AirdropCap uint64
+	// AirdropPerTimeCap is the most lamports one recipient may receive from the faucet in one AirdropTimeSlice
+	// (default 0: no cap, as the reference's test faucet); AirdropTimeSlice defaults to DefaultFaucetTimeSlice.
+	AirdropPerTimeCap uint64
+	AirdropTimeSlice  time.Duration
 	// Programs is the runtime's program registry (default: DefaultPrograms()).
 	Programs *runtime.Registry
 	// StoreInMemory keeps the database in memory (tests).
@@ -156,6 +160,7 @@ type Ledger struct {
 	perf *perfSampler
 
 	airdropMu sync.Mutex
+	faucet    faucetLimiter
 
 	eventMu   sync.RWMutex
 	listeners []func(Event)

@@ -1,11 +1,6 @@
 package ledger
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"time"
-
 	"ledgerd/impl/core"
 	"ledgerd/impl/runtime"
 )
@@ -52,50 +47,4 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 		return nil, src.err
 	}
 	return sim, nil
-}
-
-// ErrAirdropTooLarge is returned for an airdrop over the per-request cap.
-var ErrAirdropTooLarge = errors.New("airdrop request too large")
-
-// Airdrop transfers lamports from the faucet to to, through the producer like any transaction, and returns
-// its signature once it is processed.
-func (l *Ledger) Airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (core.Signature, error) {
-	if lamports > l.cfg.AirdropCap {
-		return core.Signature{}, fmt.Errorf("%w: requested %d lamports, the cap is %d", ErrAirdropTooLarge, lamports, l.cfg.AirdropCap)
-	}
-	// Airdrops run one at a time so that identical requests get different blockhashes (an identical transaction
-	// would be refused as already processed): each try uses the next older valid blockhash.
-	l.airdropMu.Lock()
-	defer l.airdropMu.Unlock()
-	tried := map[core.Hash]bool{}
-	for wait := 0; wait < 20; wait++ {
-		bank := l.Bank(Processed)
-		for _, h := range bank.recentBlockhashes(MaxProcessingAge / 2) {
-			if tried[h] {
-				continue
-			}
-			tried[h] = true
-			tx := core.NewTransferTx(l.Genesis.Faucet, to, lamports, h)
-			ex, err := l.Execute(ctx, tx)
-			if err != nil {
-				return core.Signature{}, err
-			}
-			if res := ex.Result; res.Err == nil {
-				return tx.Signature(), nil
-			} else if res.Err.Kind != runtime.TxAlreadyProcessed && res.Err.Kind != runtime.TxBlockhashNotFound {
-				return core.Signature{}, fmt.Errorf("airdrop failed: %v", res.Err)
-			}
-		}
-		// Every usable blockhash carried an identical airdrop already: wait for the next slot's.
-		for l.Bank(Processed) == bank {
-			select {
-			case <-ctx.Done():
-				return core.Signature{}, ctx.Err()
-			case <-l.stop:
-				return core.Signature{}, errClosed
-			case <-time.After(l.cfg.SlotDuration / 4):
-			}
-		}
-	}
-	return core.Signature{}, errors.New("airdrop failed: no unused blockhash for an identical request")
 }

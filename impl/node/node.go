@@ -41,6 +41,9 @@ type Config struct {
 	FinalityDepth     uint64
 	FinalityDepthZero bool
 	AirdropCap        uint64
+	// AirdropPerTimeCap and AirdropTimeSlice cap what one recipient may get from the faucet per slice (0: no cap).
+	AirdropPerTimeCap uint64
+	AirdropTimeSlice  time.Duration
 	Genesis           ledger.GenesisOptions
 	// Now is the ledger's clock (tests that need reproducible block times); default time.Now.
 	Now func() time.Time
@@ -103,6 +106,7 @@ func Start(cfg Config) (*Node, error) {
 	l, err := ledger.Open(ledger.Config{
 		Dir: cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
+		AirdropPerTimeCap: cfg.AirdropPerTimeCap, AirdropTimeSlice: cfg.AirdropTimeSlice,
 		Logger: cfg.Logger, Now: cfg.Now, ExpectedGenesisHash: cfg.ExpectedGenesisHash, VerifyLedger: cfg.VerifyLedger,
 		// The hub registers before the first slot, so subscribers never miss one and no event races the wiring.
 		Paused: true,

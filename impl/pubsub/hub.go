@@ -242,11 +242,19 @@ type sub struct {
 	holders []holder
 }
 
-// holder is one connection's reference to a subscription; since is the queue position when it was taken.
+// holder is one connection's reference to a subscription; since is the queue position when it was taken, and
+// floor the ledger's processed, confirmed and finalized slots just before. The ledger publishes a slot's new
+// level before it emits the event, so an event queued after the subscription may concern a slot that had
+// already reached the subscription's commitment when it was made; floor leaves those out, as the reference
+// does for a slot that reached the commitment before the subscription.
 type holder struct {
 	cs    *connState
 	since uint64
+	floor [3]uint64
 }
+
+// anySlot passes every floor: for notifications that are not of a slot reaching a commitment.
+const anySlot = ^uint64(0)
 
 type connState struct {
 	conn Conn
@@ -324,6 +332,8 @@ func removeFrom[K comparable](m map[K]subList, k K, s *sub) {
 // add registers s for conn (or gives conn a reference to the identical subscription already registered) and
 // returns its id. Caller must not hold h.mu.
 func (h *Hub) add(c Conn, s *sub) (uint64, error) {
+	var floor [3]uint64
+	floor[ledger.Processed], floor[ledger.Confirmed], floor[ledger.Finalized] = h.l.Slots()
 	h.mu.Lock()
 	cs := h.conns[c]
 	created := cs == nil
@@ -361,7 +371,7 @@ func (h *Hub) add(c Conn, s *sub) (uint64, error) {
 		cs.pending++
 		cs.gate.Unlock()
 	}
-	s.holders = append(s.holders, holder{cs: cs, since: h.seq.Load()})
+	s.holders = append(s.holders, holder{cs: cs, since: h.seq.Load(), floor: floor})
 	cs.subs[s.id] = s
 	h.refs++
 	h.mu.Unlock()
@@ -476,11 +486,13 @@ func (h *Hub) index(s *sub, add bool) {
 	}
 }
 
-// targets returns the connections of s that subscribed before queue item seq. Caller holds h.mu (read).
-func (s *sub) targets(seq uint64) []*connState {
+// targets returns the connections of s that subscribed before queue item seq, of slot reaching commitment c,
+// and before slot reached c. Caller holds h.mu (read).
+func (s *sub) targets(seq uint64, c ledger.Commitment, slot uint64) []*connState {
 	var out []*connState
 	for _, hd := range s.holders {
-		if hd.since < seq {
+		// The processed floor is the working slot, which has not frozen yet: it is still to come.
+		if hd.since < seq && (slot > hd.floor[c] || c == ledger.Processed && slot == hd.floor[c]) {
 			out = append(out, hd.cs)
 		}
 	}

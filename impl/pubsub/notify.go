@@ -41,7 +41,7 @@ func (h *Hub) notifyAccounts(slot uint64, bank *ledger.Bank, c ledger.Commitment
 				continue
 			}
 			acct, _ := bank.GetAccount(k)
-			ds = h.matchAccount(ds, seqOf(k), c, k, acct)
+			ds = h.matchAccount(ds, seqOf(k), c, slot, k, acct)
 		}
 	}
 	h.mu.RUnlock()
@@ -50,9 +50,10 @@ func (h *Hub) notifyAccounts(slot uint64, bank *ledger.Bank, c ledger.Commitment
 
 // matchAccount appends the deliveries due for account pk, now acct, at commitment c. A program subscription sees
 // existing accounts owned by its program that pass its filters. Caller holds h.mu (read).
-func (h *Hub) matchAccount(ds []delivery, seq uint64, c ledger.Commitment, pk core.Pubkey, acct runtime.Account) []delivery {
+func (h *Hub) matchAccount(ds []delivery, seq uint64, c ledger.Commitment, slot uint64, pk core.Pubkey,
+	acct runtime.Account) []delivery {
 	for _, s := range h.accounts[c][pk] {
-		if to := s.targets(seq); len(to) > 0 {
+		if to := s.targets(seq, c, slot); len(to) > 0 {
 			ds = append(ds, delivery{s: s, to: to, pubkey: pk, acct: acct})
 		}
 	}
@@ -63,7 +64,7 @@ func (h *Hub) matchAccount(ds []delivery, seq uint64, c ledger.Commitment, pk co
 		if s.match != nil && !s.match(acct.Data) {
 			continue
 		}
-		if to := s.targets(seq); len(to) > 0 {
+		if to := s.targets(seq, c, slot); len(to) > 0 {
 			ds = append(ds, delivery{s: s, to: to, pubkey: pk, acct: acct})
 		}
 	}
@@ -112,7 +113,7 @@ func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Tran
 	h.mu.RLock()
 	for _, s := range h.signatures[sig] {
 		if s.commitment == c {
-			if to := s.targets(seq); len(to) > 0 {
+			if to := s.targets(seq, c, slot); len(to) > 0 {
 				sigs = append(sigs, delivery{s: s, to: to})
 			}
 		}
@@ -121,7 +122,7 @@ func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Tran
 		vote := isSimpleVote(tx)
 		for _, s := range all {
 			if s.logs == logsAllWithVotes || !vote {
-				if to := s.targets(seq); len(to) > 0 {
+				if to := s.targets(seq, c, slot); len(to) > 0 {
 					logSubs = append(logSubs, delivery{s: s, to: to})
 				}
 			}
@@ -130,7 +131,7 @@ func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Tran
 	if mentions := h.logsMentions[c]; len(mentions) > 0 {
 		for _, k := range keys {
 			for _, s := range mentions[k] {
-				if to := s.targets(seq); len(to) > 0 {
+				if to := s.targets(seq, c, slot); len(to) > 0 {
 					logSubs = append(logSubs, delivery{s: s, to: to})
 				}
 			}
@@ -178,7 +179,7 @@ func (h *Hub) notifyBlock(seq, slot uint64, c ledger.Commitment, rec *slotRecord
 	}
 	var blocks []delivery
 	for _, s := range h.blocks[c] {
-		if to := s.targets(seq); len(to) > 0 {
+		if to := s.targets(seq, c, slot); len(to) > 0 {
 			blocks = append(blocks, delivery{s: s, to: to})
 		}
 	}
@@ -208,7 +209,7 @@ func (h *Hub) onReceived(it *item) {
 	h.mu.RLock()
 	for _, s := range h.signatures[it.sig] {
 		if s.received {
-			if to := s.targets(it.seq); len(to) > 0 {
+			if to := s.targets(it.seq, ledger.Processed, anySlot); len(to) > 0 {
 				ds = append(ds, delivery{s: s, to: to})
 			}
 		}
@@ -224,7 +225,7 @@ func (h *Hub) broadcast(seq uint64, list func() subList, result any) {
 	var ds []delivery
 	h.mu.RLock()
 	for _, s := range list() {
-		if to := s.targets(seq); len(to) > 0 {
+		if to := s.targets(seq, ledger.Processed, anySlot); len(to) > 0 {
 			ds = append(ds, delivery{s: s, to: to})
 		}
 	}

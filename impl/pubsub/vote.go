@@ -17,7 +17,7 @@ func (h *Hub) notifyVote(seq uint64, ev ledger.Event) {
 	h.mu.RLock()
 	var ds []delivery
 	for _, s := range h.votes {
-		if to := s.targets(seq); len(to) > 0 {
+		if to := s.targets(seq, ledger.Processed, anySlot); len(to) > 0 {
 			ds = append(ds, delivery{s: s, to: to})
 		}
 	}

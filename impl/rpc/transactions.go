@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
@@ -231,20 +232,30 @@ func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Resul
 }
 
 // RequestAirdrop sends lamports from the faucet and returns the transaction's signature once it is processed. A
-// refused request is the reference's faucet failure, a bare -32603.
+// request over the per-request cap is the reference's faucet failure, a bare -32603; an empty faucet and a
+// recipient past the per-time cap get errors that say so, and none of these is logged (a client can repeat them
+// at will).
 func (s *Server) RequestAirdrop(ctx context.Context, p *rpcapi.RequestAirdropParams) (rpcapi.RequestAirdropResult, error) {
 	to, err := parsePubkey(p.Pubkey)
 	if err != nil {
 		return "", err
 	}
 	sig, err := s.ledger.Airdrop(ctx, to, p.Lamports)
-	if errors.Is(err, ledger.ErrAirdropTooLarge) {
+	var empty *ledger.FaucetEmptyError
+	var limited *ledger.FaucetLimitError
+	var failed *ledger.AirdropFailedError
+	switch {
+	case err == nil:
+		return sig.String(), nil
+	case errors.Is(err, ledger.ErrAirdropTooLarge), errors.As(err, &failed):
 		return "", rpcapi.NewInternalErrorError()
+	case errors.As(err, &empty):
+		return "", rpcapi.NewFaucetEmptyError(empty.Available, empty.Needed)
+	case errors.As(err, &limited):
+		return "", rpcapi.NewFaucetRateLimitedError(limited.Recipient.String(), limited.Cap,
+			uint64(limited.Slice/time.Second), limited.Given, limited.Requested)
 	}
-	if err != nil {
-		return "", err // logged by the transport, answered as -32603
-	}
-	return sig.String(), nil
+	return "", err // logged by the transport, answered as -32603
 }
 
 // GetSignatureStatuses reports the status of each signature from the status cache (and, when asked, the

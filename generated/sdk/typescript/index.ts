@@ -2540,6 +2540,13 @@ export const ErrorCode = {
   BlockStatusNotAvailableYet: -32014,
   /** Epoch rewards period still active at slot {slot} */
   EpochRewardsPeriodActive: -32017,
+  /** airdrop refused: the faucet holds {available} lamports, the request needs {needed} */
+  FaucetEmpty: -32095,
+  /**
+   * airdrop refused: {recipient} may receive at most {cap} lamports every {sliceSecs} s; {given} given,
+   * {requested} requested
+   */
+  FaucetRateLimited: -32096,
   /** Transaction {signature} not found */
   FilterTransactionNotFound: -32020,
   /** Internal error */
@@ -2973,6 +2980,9 @@ export class Client extends ClientBase {
    * getSignatureStatuses or signatureSubscribe). The commitment (default `finalized`) picks the bank the faucet
    * transaction's blockhash is taken from. Without a configured faucet the call fails with -32600 `Invalid
    * request`; a faucet failure gives -32603 `Internal error`. Faucets normally run only on test clusters.
+   * ledgerd's faucet always runs; a request over the per-request cap gives -32603 as the reference's does, while
+   * an empty faucet (-32095) and a recipient past the per-time cap (--faucet-per-time-sol-cap, off by default) are
+   * refused with errors that say so.
    */
   requestAirdrop(...params: RequestAirdropParams): Promise<RequestAirdropResult> {
     return this.call("requestAirdrop", ...params);

@@ -1,0 +1,162 @@
+package ledger
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/runtime"
+)
+
+// The faucet is the genesis faucet keypair; requestAirdrop is a transfer from it, executed like any transaction.
+// Like the reference's faucet it refuses a request over the per-request cap, and, when a per-time cap is set, a
+// request that would give one recipient more than that cap within one time slice (the reference's faucet counts
+// per recipient and per requesting IP, but exempts loopback clients: the recipient is the count that applies to
+// a local node). The test validator's faucet has no per-time cap unless one is configured, and neither has
+// ledgerd. An empty faucet, or a capped recipient, is refused before anything is executed, with an error that
+// says so.
+
+// DefaultFaucetTimeSlice is the period of the faucet's per-time cap (the reference's TIME_SLICE, 60 s).
+const DefaultFaucetTimeSlice = 60 * time.Second
+
+// ErrAirdropTooLarge is returned for an airdrop over the per-request cap.
+var ErrAirdropTooLarge = errors.New("airdrop request too large")
+
+// FaucetEmptyError refuses an airdrop the faucet cannot pay: it holds Available lamports, and the request needs
+// Needed (the amount and the transaction fee).
+type FaucetEmptyError struct{ Available, Needed uint64 }
+
+func (e *FaucetEmptyError) Error() string {
+	return fmt.Sprintf("airdrop refused: the faucet holds %d lamports, the request needs %d", e.Available, e.Needed)
+}
+
+// FaucetLimitError refuses an airdrop that would pass the per-time cap of its recipient: Given lamports went to
+// it in the current slice of Slice.
+type FaucetLimitError struct {
+	Recipient      core.Pubkey
+	Requested, Cap uint64
+	Given          uint64
+	Slice          time.Duration
+}
+
+func (e *FaucetLimitError) Error() string {
+	return fmt.Sprintf("airdrop refused: %s may receive at most %d lamports every %s; %d given, %d requested",
+		e.Recipient, e.Cap, e.Slice, e.Given, e.Requested)
+}
+
+// AirdropFailedError is an airdrop transaction that executed and failed (a transfer too small to make a new
+// account rent-exempt, for one).
+type AirdropFailedError struct{ Err *runtime.TransactionError }
+
+func (e *AirdropFailedError) Error() string { return "airdrop failed: " + e.Err.Error() }
+
+// faucetLimiter counts what each recipient received in the current time slice; the counts start afresh each
+// slice, as the reference's faucet clears its caches every slice.
+type faucetLimiter struct {
+	mu         sync.Mutex
+	sliceStart time.Time
+	given      map[core.Pubkey]uint64
+}
+
+// reserve counts lamports for to, or refuses them; release gives back a reservation of an airdrop that did not
+// happen.
+// A cap of 0 counts nothing.
+func (f *faucetLimiter) reserve(to core.Pubkey, lamports, limit uint64, slice time.Duration, now time.Time) error {
+	if limit == 0 {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.given == nil || now.Sub(f.sliceStart) >= slice || now.Before(f.sliceStart) {
+		f.given, f.sliceStart = map[core.Pubkey]uint64{}, now
+	}
+	given := f.given[to]
+	if lamports > limit || given > limit-lamports {
+		return &FaucetLimitError{Recipient: to, Requested: lamports, Cap: limit, Given: given, Slice: slice}
+	}
+	f.given[to] = given + lamports
+	return nil
+}
+
+func (f *faucetLimiter) release(to core.Pubkey, lamports uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if g, ok := f.given[to]; ok {
+		f.given[to] = g - min(g, lamports)
+	}
+}
+
+// Airdrop transfers lamports from the faucet to to, through the producer like any transaction, and returns
+// its signature once it is processed.
+func (l *Ledger) Airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (core.Signature, error) {
+	if lamports > l.cfg.AirdropCap {
+		return core.Signature{}, fmt.Errorf("%w: requested %d lamports, the cap is %d", ErrAirdropTooLarge, lamports, l.cfg.AirdropCap)
+	}
+	slice := cmp.Or(l.cfg.AirdropTimeSlice, DefaultFaucetTimeSlice)
+	if err := l.faucet.reserve(to, lamports, l.cfg.AirdropPerTimeCap, slice, l.cfg.Now()); err != nil {
+		return core.Signature{}, err
+	}
+	sig, err := l.airdrop(ctx, to, lamports)
+	if err != nil {
+		l.faucet.release(to, lamports)
+	}
+	return sig, err
+}
+
+func (l *Ledger) airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (core.Signature, error) {
+	// Airdrops run one at a time so that identical requests get different blockhashes (an identical transaction
+	// would be refused as already processed): each try uses the next older valid blockhash.
+	l.airdropMu.Lock()
+	defer l.airdropMu.Unlock()
+	faucet := l.Genesis.Faucet.PublicKey()
+	tried := map[core.Hash]bool{}
+	for wait := 0; wait < 20; wait++ {
+		bank := l.Bank(Processed)
+		// The transfer's fee is one signature's; the faucet pays both.
+		needed := lamports + runtime.DefaultLamportsPerSignature
+		if acct, _ := bank.GetAccount(faucet); acct.Lamports < needed || needed < lamports {
+			return core.Signature{}, &FaucetEmptyError{Available: acct.Lamports, Needed: needed}
+		}
+		for _, h := range bank.recentBlockhashes(MaxProcessingAge / 2) {
+			if tried[h] {
+				continue
+			}
+			tried[h] = true
+			tx := core.NewTransferTx(l.Genesis.Faucet, to, lamports, h)
+			ex, err := l.Execute(ctx, tx)
+			if err != nil {
+				return core.Signature{}, err
+			}
+			switch res := ex.Result; {
+			case res.Err == nil:
+				return tx.Signature(), nil
+			case res.Err.Kind == runtime.TxInsufficientFundsForFee || isInsufficientFunds(res.Err):
+				// Another transfer from the faucet got in first.
+				acct, _ := l.Bank(Processed).GetAccount(faucet)
+				return core.Signature{}, &FaucetEmptyError{Available: acct.Lamports, Needed: needed}
+			case res.Err.Kind != runtime.TxAlreadyProcessed && res.Err.Kind != runtime.TxBlockhashNotFound:
+				return core.Signature{}, &AirdropFailedError{Err: res.Err}
+			}
+		}
+		// Every usable blockhash carried an identical airdrop already: wait for the next slot's.
+		for l.Bank(Processed) == bank {
+			select {
+			case <-ctx.Done():
+				return core.Signature{}, ctx.Err()
+			case <-l.stop:
+				return core.Signature{}, errClosed
+			case <-time.After(l.cfg.SlotDuration / 4):
+			}
+		}
+	}
+	return core.Signature{}, errors.New("airdrop failed: no unused blockhash for an identical request")
+}
+
+// isInsufficientFunds reports the system program's refusal of a transfer larger than the payer's balance.
+func isInsufficientFunds(e *runtime.TransactionError) bool {
+	return e.Kind == runtime.TxInstructionError && e.Instruction.Kind == runtime.IxInsufficientFunds
+}
