@@ -1,6 +1,9 @@
 package sbpf
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // interpret runs the program until exit at depth 0 or a fault. Registers, pc and the compute
 // meter live in locals; they are written back to the VM around syscalls (which may read
@@ -14,6 +17,9 @@ func (vm *VM) interpret() (r0 uint64, err error) {
 	prog := exe.program()
 	n := uint64(len(prog))
 	mem := vm.mem
+	regs := mem.regions
+	nregs := uint64(len(regs))
+	aligned := mem.aligned
 	loader := vm.loader
 	cfg := &loader.Config
 	version := exe.Version
@@ -85,9 +91,18 @@ loop:
 			reg[dst] = uint64(uint32(x>>32)) | prog[next]&0xffffffff00000000
 			next++
 
+		// Loads and stores: the aligned mapping's region is found by index and translated inline;
+		// anything else (unaligned mapping, faults) takes the memory's full path.
 		case sLDX1, sLDX2, sLDX4, sLDX8:
 			size := loadSize(uint8(x))
 			addr := reg[src] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; aligned && i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, size); ok {
+					reg[dst] = readLE(r.data[off:], size)
+					break
+				}
+			}
 			v, ok := mem.load(addr, size)
 			if !ok {
 				fault = mem.violation(Load, addr, size)
@@ -95,18 +110,21 @@ loop:
 				break loop
 			}
 			reg[dst] = v
-		case sST1, sST2, sST4, sST8:
+		case sST1, sST2, sST4, sST8, sSTX1, sSTX2, sSTX4, sSTX8:
 			size := storeSize(uint8(x))
 			addr := reg[dst] + uint64(int64(int16(x>>16)))
-			if !mem.store(addr, size, imm) {
-				fault = mem.violation(Store, addr, size)
-				fault.PC = pc
-				break loop
+			v := imm
+			if uint8(x) >= sSTX1 {
+				v = reg[src]
 			}
-		case sSTX1, sSTX2, sSTX4, sSTX8:
-			size := storeSize(uint8(x))
-			addr := reg[dst] + uint64(int64(int16(x>>16)))
-			if !mem.store(addr, size, reg[src]) {
+			if i := addr >> VirtualAddressBits; aligned && i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, size); ok && r.writable {
+					writeLE(r.data[off:], size, v)
+					break
+				}
+			}
+			if !mem.store(addr, size, v) {
 				fault = mem.violation(Store, addr, size)
 				fault.PC = pc
 				break loop
@@ -653,4 +671,29 @@ func jmp32(s semOp, d, imm, src uint32) bool {
 		return int32(d) <= int32(o)
 	}
 	return false
+}
+
+func readLE(b []byte, size uint64) uint64 {
+	switch size {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+func writeLE(b []byte, size, v uint64) {
+	switch size {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
+	}
 }

@@ -1,0 +1,63 @@
+package sbpf
+
+import "testing"
+
+// benchLoop runs a compute-bound loop of iters iterations and reports interpreted instructions
+// per second.
+func benchLoop(b *testing.B, body ...[]byte) {
+	const iters = 100_000
+	prog := [][]byte{
+		vi(OpMOV64I, 1, 0, 0, iters),
+		vi(OpMOV64I, 0, 0, 0, 0),
+	}
+	prog = append(prog, body...)
+	prog = append(prog,
+		vi(OpSUB64I, 1, 0, 0, 1),
+		vi(OpJNEI, 1, 0, int16(-2-len(body)), 0),
+		vexit())
+	loader := NewLoader(DefaultConfig())
+	exe := NewExecutableFromText(vmText(prog...), V0, nil)
+	if err := Verify(exe, loader); err != nil {
+		b.Fatal(err)
+	}
+	perRun := uint64(2 + iters*(len(body)+2) + 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		vm, err := NewVM(exe, loader, Params{Meter: &Meter{Remaining: 1 << 40}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := vm.Run(); err != nil {
+			b.Fatal(err)
+		}
+		if vm.Used() != perRun {
+			b.Fatalf("used %d, want %d", vm.Used(), perRun)
+		}
+	}
+	b.ReportMetric(float64(perRun)*float64(b.N)/b.Elapsed().Seconds(), "insns/s")
+}
+
+// BenchmarkInterpreterALU is arithmetic and branches only.
+func BenchmarkInterpreterALU(b *testing.B) {
+	benchLoop(b,
+		vi(OpADD64R, 0, 1, 0, 0),
+		vi(OpXOR64I, 0, 0, 0, 0x5555),
+		vi(OpMUL64I, 0, 0, 0, 3),
+		vi(OpRSH64I, 0, 0, 0, 1),
+		vi(OpADD32I, 2, 0, 0, 7),
+		vi(OpAND64I, 2, 0, 0, 0xffff),
+	)
+}
+
+// BenchmarkInterpreterMemory mixes stack loads and stores into the loop.
+func BenchmarkInterpreterMemory(b *testing.B) {
+	benchLoop(b,
+		vi(OpSTXDW, 10, 1, -8, 0),
+		vi(OpLDXDW, 2, 10, -8, 0),
+		vi(OpADD64R, 0, 2, 0, 0),
+		vi(OpSTXB, 10, 0, -16, 0),
+		vi(OpLDXB, 3, 10, -16, 0),
+		vi(OpADD64R, 0, 3, 0, 0),
+	)
+}
