@@ -5,11 +5,11 @@ import (
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/programs/alt"
 	"ledgerd/impl/programs/ata"
-	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/memo"
 	"ledgerd/impl/programs/system"
 	"ledgerd/impl/programs/token"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/computebudget"
 )
 
 // blockhash is every transaction's recent blockhash: LiteSVM runs without its blockhash check, ledgerd's side

@@ -13,8 +13,8 @@ import (
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
-	"ledgerd/impl/programs/system/nonce"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/nonce"
 )
 
 var (

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/system/nonce"
+	"ledgerd/impl/runtime/nonce"
 )
 
 func init() { Register(core.SystemProgramID, "nonce", parseNonce) }

@@ -10,8 +10,8 @@ import (
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
-	"ledgerd/impl/programs/system/nonce"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/nonce"
 )
 
 // Base58 of [1;32], [2;32] and [3;32], checked with an independent encoder.

@@ -8,8 +8,8 @@ import (
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/programs/alt"
-	"ledgerd/impl/programs/system/nonce"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/nonce"
 )
 
 // Limits of the chain methods, as the reference has them (rpc-behaviour.md §2.3).

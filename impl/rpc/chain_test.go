@@ -12,9 +12,9 @@ import (
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
-	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/system"
-	"ledgerd/impl/programs/system/nonce"
+	"ledgerd/impl/runtime/computebudget"
+	"ledgerd/impl/runtime/nonce"
 )
 
 func TestSlotsHeightsAndCounts(t *testing.T) {

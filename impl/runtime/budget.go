@@ -2,7 +2,7 @@ package runtime
 
 import (
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/computebudget"
+	"ledgerd/impl/runtime/computebudget"
 )
 
 // ComputeBudget is what a transaction's compute budget instructions (or their absence) give

@@ -6,7 +6,7 @@ import (
 
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
-	"ledgerd/impl/programs/system/nonce"
+	"ledgerd/impl/runtime/nonce"
 )
 
 // Loaded-data-size accounting of SIMD-0186.

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/system"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/computebudget"
 )
 
 const rentExemptMinimum = 890_880 // (128 + 0) * 6960

@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/memo"
 	"ledgerd/impl/programs/system"
-	"ledgerd/impl/programs/system/nonce"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/computebudget"
+	"ledgerd/impl/runtime/nonce"
 )
 
 // FuzzExecute runs arbitrary instruction data and account flags through each native program.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/computebudget"
+	"ledgerd/impl/runtime/computebudget"
 )
 
 // Program is a native implementation of an on-chain program. Execute runs one instruction;

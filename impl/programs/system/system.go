@@ -9,8 +9,8 @@ import (
 	"errors"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/system/nonce"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/nonce"
 )
 
 // ProgramID is the system program's address.

@@ -8,8 +8,8 @@ import (
 
 	"ledgerd/impl/core"
 	"ledgerd/impl/programs/system"
-	"ledgerd/impl/programs/system/nonce"
 	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/nonce"
 )
 
 var (

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/system/nonce"
+	"ledgerd/impl/runtime/nonce"
 )
 
 func TestDurableNonce(t *testing.T) {

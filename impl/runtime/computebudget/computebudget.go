@@ -3,9 +3,9 @@
 // set its compute unit limit, heap size, loaded-data limit and priority fee), builders for
 // clients and tests, and the protocol limits those values are checked against.
 //
-// Executing a compute budget instruction does nothing but charge DefaultComputeUnits; the
-// runtime performs that itself, so this package has no dependency on the runtime (which
-// imports it).
+// It belongs to the runtime, not to the program: the runtime reads these instructions before
+// any executes, so the codec sits below it (depending on core only), and the compute budget
+// program's module (impl/programs/computebudget) only charges DefaultComputeUnits.
 package computebudget
 
 import (

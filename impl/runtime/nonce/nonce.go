@@ -2,8 +2,8 @@
 // (Versions { Legacy | Current } of State { Uninitialized | Initialized(Data) }), the durable
 // nonce value derived from a blockhash, and the checks a nonce must pass to stand in for a
 // recent blockhash. The system program changes nonce accounts; the runtime reads them to
-// accept durable-nonce transactions and to let nonce accounts pay fees. This package depends
-// only on core, so both can import it.
+// accept durable-nonce transactions and to let nonce accounts pay fees, so the layout is a
+// foundation of the runtime: it depends only on core, and the system program imports it.
 package nonce
 
 import (

@@ -3,7 +3,7 @@ package computebudget_test
 import (
 	"testing"
 
-	"ledgerd/impl/programs/computebudget"
+	"ledgerd/impl/runtime/computebudget"
 )
 
 func TestDecode(t *testing.T) {
