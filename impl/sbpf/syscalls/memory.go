@@ -1,0 +1,152 @@
+package syscalls
+
+import (
+	"encoding/binary"
+	"math"
+
+	"ledgerd/impl/sbpf"
+)
+
+// call is the context of one syscall invocation: the VM, its host and whether pointers must be
+// aligned. Its helpers translate guest pointers with the reference's rules (translate_type,
+// translate_slice and translate_mut of program-runtime's memory module).
+type call struct {
+	vm      *sbpf.VM
+	host    Host
+	aligned bool
+}
+
+func newCall(vm *sbpf.VM) (*call, error) {
+	h, ok := vm.Host.(Host)
+	if !ok {
+		return nil, ErrNoHost
+	}
+	return &call{vm: vm, host: h, aligned: h.CheckAligned()}, nil
+}
+
+// Type alignments of the values syscalls read and write (the reference's align_of on SBF).
+const (
+	alignU8    = 1
+	alignI32   = 4
+	alignU64   = 8
+	alignU128  = 16 // EpochRewards (repr(C, align(16)))
+	vmSliceLen = 16 // VmSlice {ptr u64, len u64}
+)
+
+func (c *call) misaligned(addr, align uint64) bool {
+	return c.aligned && addr%align != 0
+}
+
+// load maps n bytes (one value of an n-byte type) for reading.
+func (c *call) load(addr, n, align uint64) ([]byte, error) {
+	b, err := c.vm.Translate(addr, n, sbpf.Load)
+	if err != nil {
+		return nil, err
+	}
+	if c.misaligned(addr, align) {
+		return nil, syscallErr(ErrUnalignedPointer)
+	}
+	return b, nil
+}
+
+// loadSlice maps count elements of size bytes for reading; an empty slice maps nothing, and a
+// total size beyond isize::MAX is InvalidLength.
+func (c *call) loadSlice(addr, count, size, align uint64) ([]byte, error) {
+	if count == 0 {
+		return nil, nil
+	}
+	total := satMul(count, size)
+	if total > math.MaxInt64 {
+		return nil, syscallErr(ErrInvalidLength)
+	}
+	return c.load(addr, total, align)
+}
+
+// out is one destination of translate_mut: count elements of size bytes at addr.
+type out struct {
+	addr, count, size, align uint64
+}
+
+// store maps every destination for writing, all at once as translate_mut does: first each range
+// must be writable (in order), then each aligned, then no two may overlap (CopyOverlapping).
+// Empty destinations map to nil.
+func (c *call) store(outs ...out) ([][]byte, error) {
+	res := make([][]byte, len(outs))
+	for i, o := range outs {
+		if o.count == 0 {
+			continue
+		}
+		b, err := c.vm.Translate(o.addr, satMul(o.count, o.size), sbpf.Store)
+		if err != nil {
+			return nil, err
+		}
+		res[i] = b
+	}
+	for _, o := range outs {
+		if o.count != 0 && c.misaligned(o.addr, o.align) {
+			return nil, syscallErr(ErrUnalignedPointer)
+		}
+	}
+	for i := range outs {
+		for j := i + 1; j < len(outs); j++ {
+			if overlaps(outs[i].addr, uint64(len(res[i])), outs[j].addr, uint64(len(res[j]))) {
+				return nil, syscallErr(ErrCopyOverlapping)
+			}
+		}
+	}
+	return res, nil
+}
+
+// store1 is store for a single destination.
+func (c *call) store1(addr, n, align uint64) ([]byte, error) {
+	r, err := c.store(out{addr, n, 1, align})
+	if err != nil {
+		return nil, err
+	}
+	return r[0], nil
+}
+
+// overlaps is the negation of the reference's is_nonoverlapping: ranges overlap when the
+// distance between their starts is below the length of the one that starts first. Empty ranges
+// never overlap.
+func overlaps(a, alen, b, blen uint64) bool {
+	if alen == 0 || blen == 0 {
+		return false
+	}
+	if a > b {
+		return a-b < blen
+	}
+	return b-a < alen
+}
+
+// vmSlices reads n VmSlice descriptors at addr and maps each one for reading. check is called
+// with each descriptor's length before it is mapped (it may charge or refuse).
+func (c *call) vmSlices(addr, n uint64, check func(i int, length uint64) error) ([][]byte, error) {
+	desc, err := c.loadSlice(addr, n, vmSliceLen, alignU64)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][]byte, n)
+	for i := range res {
+		ptr := binary.LittleEndian.Uint64(desc[i*vmSliceLen:])
+		length := binary.LittleEndian.Uint64(desc[i*vmSliceLen+8:])
+		if check != nil {
+			if err := check(i, length); err != nil {
+				return nil, err
+			}
+		}
+		if res[i], err = c.loadSlice(ptr, length, 1, alignU8); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// vmSliceLens reads the lengths of n VmSlice descriptors without mapping what they point to.
+func vmSliceLens(desc []byte) []uint64 {
+	lens := make([]uint64, len(desc)/vmSliceLen)
+	for i := range lens {
+		lens[i] = binary.LittleEndian.Uint64(desc[i*vmSliceLen+8:])
+	}
+	return lens
+}
