@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/mr-tron/base58"
 
@@ -290,17 +292,79 @@ func writeSlotRecord(dir string, r *slotRecord) error {
 	return errors.Join(d.Sync(), d.Close())
 }
 
-// recordSlot is the listener that keeps the slot record: at each confirmed slot it writes the slot and its
-// hash. A slot is persisted with a synced commit before it is reported confirmed, so the record is never ahead
-// of the store. A failed write keeps the older record, which is still a true lower bound; it is logged once
-// until a write succeeds again.
+// recordSlot is the listener that keeps the slot record: at each confirmed slot it hands the slot and its hash
+// to the recorder. A slot is persisted with a synced commit before it is reported confirmed, so the record is
+// never ahead of the store.
 func (l *Ledger) recordSlot(e Event) {
-	if e.Kind != SlotConfirmed || e.Bank == nil {
+	if e.Kind == SlotConfirmed && e.Bank != nil {
+		l.recorder.note(&slotRecord{Slot: e.Slot, Hash: e.Bank.Hash, Genesis: core.Hash(l.Genesis.Hash)})
+	}
+}
+
+// slotRecorder writes the slot record off the producer's goroutine (a write costs three syncs, some
+// milliseconds): the producer only hands it the newest confirmed slot, and a write covers every slot handed
+// before it, so a slow disk skips records and never delays a slot. A record that lags is still a true lower
+// bound. A failed write keeps the older record; it is logged once until a write succeeds again.
+type slotRecorder struct {
+	dir string
+	log *slog.Logger
+
+	mu   sync.Mutex
+	next *slotRecord // the newest slot not yet written
+
+	wake    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	failing bool // owned by run
+}
+
+func newSlotRecorder(dir string, log *slog.Logger) *slotRecorder {
+	r := &slotRecorder{dir: dir, log: log, wake: make(chan struct{}, 1), stop: make(chan struct{}),
+		done: make(chan struct{})}
+	go r.run()
+	return r
+}
+
+func (r *slotRecorder) note(rec *slotRecord) {
+	r.mu.Lock()
+	r.next = rec
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (r *slotRecorder) run() {
+	defer close(r.done)
+	for {
+		select {
+		case <-r.wake:
+			r.write()
+		case <-r.stop:
+			r.write()
+			return
+		}
+	}
+}
+
+func (r *slotRecorder) write() {
+	r.mu.Lock()
+	rec := r.next
+	r.next = nil
+	r.mu.Unlock()
+	if rec == nil {
 		return
 	}
-	err := writeSlotRecord(l.cfg.Dir, &slotRecord{Slot: e.Slot, Hash: e.Bank.Hash, Genesis: core.Hash(l.Genesis.Hash)})
-	if err != nil && !l.slotRecordFailing {
-		l.log.Error("writing the slot record failed; it stays at an older slot", "slot", e.Slot, "err", err)
+	err := writeSlotRecord(r.dir, rec)
+	if err != nil && !r.failing {
+		r.log.Error("writing the slot record failed; it stays at an older slot", "slot", rec.Slot, "err", err)
 	}
-	l.slotRecordFailing = err != nil
+	r.failing = err != nil
+}
+
+// close writes the last slot handed and stops; the producer must have stopped.
+func (r *slotRecorder) close() {
+	close(r.stop)
+	<-r.done
 }

@@ -303,3 +303,16 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 		openDamaged(t, Config{Dir: dir}, SlotRecordFile, "checksum")
 	})
 }
+
+// BenchmarkWriteSlotRecord is the cost the slot record adds to every slot: a synced temporary file, a rename and a
+// synced directory.
+func BenchmarkWriteSlotRecord(b *testing.B) {
+	dir := b.TempDir()
+	r := &slotRecord{Slot: 1, Hash: core.HashBytes([]byte("block")), Genesis: core.HashBytes([]byte("genesis"))}
+	for b.Loop() {
+		r.Slot++
+		if err := writeSlotRecord(dir, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -168,7 +168,7 @@ type Ledger struct {
 	// tower is the node's local vote state (owned by the producer).
 	tower *vote.State
 
-	slotRecordFailing bool // the last write of the slot record failed (owned by the producer)
+	recorder *slotRecorder // nil with StoreInMemory
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots (unless cfg.Paused).
@@ -255,6 +255,7 @@ func Open(cfg Config) (*Ledger, error) {
 		return nil, err
 	}
 	if !cfg.StoreInMemory {
+		l.recorder = newSlotRecorder(cfg.Dir, l.log)
 		l.OnEvent(l.recordSlot)
 	}
 	if !cfg.Paused {
@@ -594,6 +595,9 @@ func (l *Ledger) Close() error {
 	var err error
 	l.closeOnce.Do(func() {
 		l.Stop()
+		if l.recorder != nil {
+			l.recorder.close()
+		}
 		err = l.st.Close()
 	})
 	return err
