@@ -2,14 +2,19 @@ package ledger
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
-	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/sstable"
 	"github.com/cockroachdb/pebble/vfs"
 
 	"ledgerd/impl/core"
@@ -117,34 +122,121 @@ func TestCorruptTablesReadAsErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Four-byte flips across the oldest table, one copy each: a start may refuse a copy (its checks read the
-	// recent blocks); on every copy it accepts, each read is right or an error.
+	// Each copy gets four flipped bytes in one data block of the oldest table, found from the table's layout:
+	// one block of funded accounts, one of old blocks (below the replay window, which a start checks), and a
+	// sweep of offsets across the table. A start may refuse a copy; on every copy it accepts, each read is right
+	// or an error.
 	ssts, _ := filepath.Glob(filepath.Join(dir, "accounts", "*.sst"))
 	sort.Strings(ssts)
 	if len(ssts) == 0 {
 		t.Fatal("no tables")
 	}
-	info, err := os.Stat(ssts[0])
+	table := filepath.Base(ssts[0])
+	blocks := dataBlocks(t, ssts[0])
+	_, _, tip := l.Slots()
+	pick := func(want func(b dataBlock) bool) int64 {
+		for _, b := range blocks {
+			if want(b) {
+				return b.offset + b.length/2
+			}
+		}
+		t.Fatalf("no such data block in %s", table)
+		return 0
+	}
+	accountBlock := pick(func(b dataBlock) bool { return b.spaces == "a" && b.accounts >= 3 })
+	oldBlock := pick(func(b dataBlock) bool { return b.spaces == "b" && b.lastSlot+slotHashesKept+32 < tip })
+	damaged := func(at int64) (int, int, int, bool) {
+		cp := copyDir(t, dir)
+		flipBytes(t, filepath.Join(cp, "accounts", table), at, 4)
+		return checkDamagedCopy(t, cp, funded)
+	}
+	if a, pa, _, ok := damaged(accountBlock); !ok || a == 0 || pa == 0 {
+		t.Fatalf("a damaged block of accounts: started %v, %d account reads and %d lists failed", ok, a, pa)
+	}
+	if _, _, b, ok := damaged(oldBlock); !ok || b == 0 {
+		t.Fatalf("a damaged block of old blocks: started %v, %d block lists failed", ok, b)
+	}
+	size := blocks[len(blocks)-1].offset + blocks[len(blocks)-1].length
+	for step := range int64(8) {
+		damaged(32 + step*size/8)
+	}
+}
+
+// dataBlock is one data block of a table: where it is, and what its keys are.
+type dataBlock struct {
+	offset, length int64
+	spaces         string // the key spaces of its keys, in order, each once
+	accounts       int    // account keys
+	lastSlot       uint64 // the highest slot of its block keys
+}
+
+// dataBlocks lists the data blocks of the table at path, in order, reading its layout with pebble's own
+// description (block headers, then each record's key).
+func dataBlocks(t *testing.T, path string) []dataBlock {
+	t.Helper()
+	f, err := vfs.Default.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var accountErrs, listErrs, blockErrs, started int
-	const steps = 24
-	for step := range int64(steps) {
-		cp := copyDir(t, dir)
-		flipBytes(t, filepath.Join(cp, "accounts", filepath.Base(ssts[0])), 64+step*(info.Size()-128)/steps, 4)
-		a, l, b, ok := checkDamagedCopy(t, cp, funded)
-		accountErrs, listErrs, blockErrs = accountErrs+a, listErrs+l, blockErrs+b
-		if ok {
-			started++
+	readable, err := sstable.NewSimpleReadable(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp := *pebble.DefaultComparer // bytewise, as the store's; only its name differs
+	cmp.Name = "ledgerd.store.v1"
+	r, err := sstable.NewReader(readable, sstable.ReaderOptions{Comparer: &cmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	layout, err := r.Layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []dataBlock
+	header := regexp.MustCompile(`(?m)^\s*(\d+)\s+(\S+) \((\d+)\)$`)
+	w := writerFunc(func(p []byte) {
+		if m := header.FindSubmatch(p); m != nil {
+			if string(m[2]) == "data" {
+				off, _ := strconv.ParseInt(string(m[1]), 10, 64)
+				n, _ := strconv.ParseInt(string(m[3]), 10, 64)
+				out = append(out, dataBlock{offset: off, length: n})
+			} else if len(out) > 0 && out[len(out)-1].length > 0 {
+				out = append(out, dataBlock{offset: -1}) // not a data block: its records are not counted
+			}
+		}
+	})
+	layout.Describe(w, true, r, func(key *pebble.InternalKey, _ []byte) {
+		if len(out) == 0 || out[len(out)-1].offset < 0 || len(key.UserKey) == 0 {
+			return
+		}
+		b := &out[len(out)-1]
+		space := string(key.UserKey[:1])
+		if !strings.HasSuffix(b.spaces, space) {
+			b.spaces += space
+		}
+		switch {
+		case space == "a":
+			b.accounts++
+		case space == "b" && len(key.UserKey) == 9:
+			b.lastSlot = max(b.lastSlot, binary.BigEndian.Uint64(key.UserKey[1:]))
+		}
+	})
+	blocks := out[:0]
+	for _, b := range out {
+		if b.offset >= 0 {
+			blocks = append(blocks, b)
 		}
 	}
-	t.Logf("%d of %d damaged copies started; reads that failed: %d accounts, %d account lists, %d block lists",
-		started, steps, accountErrs, listErrs, blockErrs)
-	if accountErrs == 0 || listErrs == 0 || blockErrs == 0 {
-		t.Fatal("the flipped bytes damaged nothing some read needs; the test no longer tests everything")
+	if len(blocks) == 0 {
+		t.Fatalf("no data blocks in %s", path)
 	}
+	return blocks
 }
+
+type writerFunc func([]byte)
+
+func (w writerFunc) Write(p []byte) (int, error) { w(p); return len(p), nil }
 
 // checkDamagedCopy opens a damaged copy and reads the funded accounts, the system program's accounts and the
 // block list; it returns how many of those reads failed, and whether the copy started at all.
@@ -200,7 +292,8 @@ func checkDamagedCopy(t *testing.T, dir string, funded []core.Pubkey) (accountEr
 	if _, c2, _ := l.Slots(); c2 != c {
 		t.Fatalf("the producer built slots %d..%d on a damaged store", c+1, c2)
 	}
-	_, err = l.Airdrop(context.Background(), funded[0], 1)
-	wantStorageError(t, "airdrop on a damaged store", err)
+	tx := core.NewTransferTx(l.Genesis.Faucet, funded[0], 1, l.Bank(Processed).LastBlockhash())
+	_, err = l.Execute(context.Background(), tx)
+	wantStorageError(t, "transfer on a damaged store", err)
 	return accountErrs, listErrs, blockErrs, true
 }
