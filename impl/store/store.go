@@ -16,7 +16,9 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -225,8 +227,10 @@ func (s *Store) checkSpace() error {
 type fatalError string
 
 // logger adapts pebble's logging: information goes to Logf (or nowhere). A fatal error is reported to
-// onError and then panics, as pebble expects Fatalf not to return; a fatal error of a commit is recovered
-// by commit.
+// onError, and then, as pebble expects Fatalf not to return: a commit's panics, and commit recovers it; any
+// other (a background flush or compaction that could not record its result, pebble's own invariants) ends the
+// process with that message and status 2, as a panic would but without a stack trace, since pebble's state
+// can no longer be trusted and a restart replays the log.
 type logger struct {
 	logf    func(string, ...any)
 	onError func(error)
@@ -245,5 +249,13 @@ func (l logger) Fatalf(format string, args ...any) {
 	} else {
 		log.Print("store: pebble: ", msg)
 	}
-	panic(fatalError(msg))
+	if strings.HasPrefix(msg, fatalCommitPrefix) {
+		panic(fatalError(msg))
+	}
+	log.Print("store: pebble failed and the node stops; restart it (the log is replayed): ", msg)
+	os.Exit(2)
 }
+
+// fatalCommitPrefix opens pebble's Fatalf message for a failed commit (a write-ahead log write or sync), the
+// one fatal error raised on the committing goroutine, where commit can recover it.
+const fatalCommitPrefix = "pebble: fatal commit error"
