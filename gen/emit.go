@@ -134,12 +134,26 @@ func emitTypes(ir *IR) *jen.File {
 				fields = append(fields, st)
 			}
 			f.Type().Id(d.Name).Struct(fields...)
+			emitExactDecode(f, d)
 		case DUnion:
 			emitUnion(f, d)
 		}
 		f.Line()
 	}
 	return f
+}
+
+// emitExactDecode gives a struct an UnmarshalJSON that matches keys exactly, as the reference does: encoding/json
+// alone would also take "COMMITMENT" for "commitment".
+func emitExactDecode(f *jen.File, d *Decl) {
+	args := []jen.Code{jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Parens(jen.Id("v"))}
+	for _, fl := range d.Fields {
+		args = append(args, jen.Lit(fl.JSONName))
+	}
+	f.Func().Params(jen.Id("v").Op("*").Id(d.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Type().Id("plain").Id(d.Name),
+		jen.Return(jen.Id("decodeExact").Call(args...)),
+	)
 }
 
 func oneLine(s string) string {

@@ -14,6 +14,11 @@ type AccountBalance struct {
 	Lamports Lamports `json:"lamports"`
 }
 
+func (v *AccountBalance) UnmarshalJSON(data []byte) error {
+	type plain AccountBalance
+	return decodeExact(data, (*plain)(v), "address", "lamports")
+}
+
 // AccountData: The data of an account, in the shape the requested encoding produces: a bare base-58 string for the legacy `binary` encoding, a `[data, encoding]` pair for base58, base64 and base64+zstd (and for a jsonParsed request whose account has no parser), or a parsed object for jsonParsed. HTTP methods refuse base58/binary data over 128 bytes with -32600; PubSub notifications instead carry the text `error: data too large for bs58 encoding` in place of the data.
 // AccountData is a union: exactly one of Binary, Encoded, Parsed is set.
 type AccountData struct {
@@ -67,6 +72,11 @@ type AccountDataParsed struct {
 	Space   uint64 `json:"space"`   // Length of the account data in bytes.
 }
 
+func (v *AccountDataParsed) UnmarshalJSON(data []byte) error {
+	type plain AccountDataParsed
+	return decodeExact(data, (*plain)(v), "program", "parsed", "space")
+}
+
 // AccountEncoding: How account data is encoded in `data`. `binary` is the legacy form (a bare base-58 string) and is the default of getAccountInfo, getProgramAccounts and getTokenAccountsBy*; getMultipleAccounts defaults to `base64`. `base58` (and `binary`) only work for account data of at most 128 bytes (after dataSlice). `base64+zstd` compresses the data with Zstandard before base-64 encoding it. `jsonParsed` uses the owning program's state parser and falls back to `base64` (data is then `[string, "base64"]`) when no parser accepts the account.
 type AccountEncoding = string
 
@@ -86,10 +96,20 @@ type AccountInfoConfig struct {
 	MinContextSlot *Slot            `json:"minContextSlot,omitempty"` // The minimum slot at which the request may be evaluated.
 }
 
+func (v *AccountInfoConfig) UnmarshalJSON(data []byte) error {
+	type plain AccountInfoConfig
+	return decodeExact(data, (*plain)(v), "commitment", "encoding", "dataSlice", "minContextSlot")
+}
+
 // AccountNotification: The result of an accountNotification: the account as it stands in the bank at the subscription's commitment, wrapped with the slot of that bank. A deleted or reverted account is sent as the default account (0 lamports, owned by the system program, empty data).
 type AccountNotification struct {
 	Context NotificationContext `json:"context"`
 	Value   UiAccount           `json:"value"`
+}
+
+func (v *AccountNotification) UnmarshalJSON(data []byte) error {
+	type plain AccountNotification
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type AccountSubscribeNotification = AccountNotification
@@ -104,6 +124,11 @@ type BlockCommitment struct {
 	TotalStake Lamports `json:"totalStake"` // Total active stake of the current epoch, in lamports.
 }
 
+func (v *BlockCommitment) UnmarshalJSON(data []byte) error {
+	type plain BlockCommitment
+	return decodeExact(data, (*plain)(v), "commitment", "totalStake")
+}
+
 // BlockConfig: The config object of getBlock.
 type BlockConfig struct {
 	Commitment                     *Commitment          `json:"commitment,omitempty"`                     // finalized (the default) or confirmed; processed is rejected.
@@ -113,10 +138,20 @@ type BlockConfig struct {
 	MaxSupportedTransactionVersion *uint8               `json:"maxSupportedTransactionVersion,omitempty"` // The highest transaction version the client understands (0 today). When left out, only legacy transactions a...
 }
 
+func (v *BlockConfig) UnmarshalJSON(data []byte) error {
+	type plain BlockConfig
+	return decodeExact(data, (*plain)(v), "commitment", "encoding", "transactionDetails", "rewards", "maxSupportedTransactionVersion")
+}
+
 // BlockNotification: The result of a blockNotification: a block that reached the subscription's commitment (and, with a mentionsAccountOrProgram filter, has at least one matching transaction), wrapped with the slot it was notified at. When the block cannot be delivered, `block` is null and `err` says why.
 type BlockNotification struct {
 	Context NotificationContext    `json:"context"`
 	Value   BlockNotificationValue `json:"value"` // The slot, the encoded block or null, and an error or null.
+}
+
+func (v *BlockNotification) UnmarshalJSON(data []byte) error {
+	type plain BlockNotification
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 // BlockNotificationValue: The slot, the encoded block or null, and an error or null.
@@ -126,10 +161,20 @@ type BlockNotificationValue struct {
 	Err   any               `json:"err"`   // null when the block was delivered; otherwise why it was not: the string "BlockStoreError" (the block could ...
 }
 
+func (v *BlockNotificationValue) UnmarshalJSON(data []byte) error {
+	type plain BlockNotificationValue
+	return decodeExact(data, (*plain)(v), "slot", "block", "err")
+}
+
 // BlockProduction: Leader slots and produced blocks per validator identity over a slot range.
 type BlockProduction struct {
 	ByIdentity map[string][2]uint64 `json:"byIdentity"` // Map from a validator identity (base-58 Pubkey) to a pair [leaderSlots, blocksProduced]: how many slots of t...
 	Range      BlockProductionRange `json:"range"`
+}
+
+func (v *BlockProduction) UnmarshalJSON(data []byte) error {
+	type plain BlockProduction
+	return decodeExact(data, (*plain)(v), "byIdentity", "range")
 }
 
 // BlockProductionRange: An inclusive slot range, as reported by getBlockProduction.
@@ -138,12 +183,22 @@ type BlockProductionRange struct {
 	LastSlot  Slot `json:"lastSlot"`  // Last slot of the range (inclusive).
 }
 
+func (v *BlockProductionRange) UnmarshalJSON(data []byte) error {
+	type plain BlockProductionRange
+	return decodeExact(data, (*plain)(v), "firstSlot", "lastSlot")
+}
+
 type BlockSubscribeConfig struct {
 	Commitment                     *Commitment          `json:"commitment,omitempty"`                     // confirmed or finalized; finalized when omitted. processed is rejected.
 	Encoding                       *TransactionEncoding `json:"encoding,omitempty"`                       // Encoding of each transaction; base64 when omitted.
 	TransactionDetails             *TransactionDetails  `json:"transactionDetails,omitempty"`             // How much of each transaction to send; full when omitted.
 	ShowRewards                    *bool                `json:"showRewards,omitempty"`                    // Include the block's rewards; false when omitted.
 	MaxSupportedTransactionVersion *uint8               `json:"maxSupportedTransactionVersion,omitempty"` // The highest transaction version to send. When omitted only legacy transactions are accepted and a block hol...
+}
+
+func (v *BlockSubscribeConfig) UnmarshalJSON(data []byte) error {
+	type plain BlockSubscribeConfig
+	return decodeExact(data, (*plain)(v), "commitment", "encoding", "transactionDetails", "showRewards", "maxSupportedTransactionVersion")
 }
 
 // BlockSubscribeFilter: Which blocks a block subscription reports: "all", or {"mentionsAccountOrProgram": <pubkey>} (only blocks with at least one transaction that mentions that account or program; other blocks are skipped).
@@ -186,6 +241,11 @@ type BlockSubscribeFilterMentionsAccountOrProgram struct {
 	MentionsAccountOrProgram string `json:"mentionsAccountOrProgram"` // The base-58 address of an account or program.
 }
 
+func (v *BlockSubscribeFilterMentionsAccountOrProgram) UnmarshalJSON(data []byte) error {
+	type plain BlockSubscribeFilterMentionsAccountOrProgram
+	return decodeExact(data, (*plain)(v), "mentionsAccountOrProgram")
+}
+
 type BlockSubscribeNotification = BlockNotification
 
 type BlockSubscribeResult = SubscriptionId
@@ -210,6 +270,11 @@ type ClusterNode struct {
 	ShredVersion    *uint16 `json:"shredVersion"`    // Shred version the node runs with (derived from the genesis hash and hard forks); null when unknown.
 }
 
+func (v *ClusterNode) UnmarshalJSON(data []byte) error {
+	type plain ClusterNode
+	return decodeExact(data, (*plain)(v), "pubkey", "gossip", "tvu", "tpu", "tpuQuic", "tpuForwards", "tpuForwardsQuic", "tpuVote", "serveRepair", "rpc", "pubsub", "version", "featureSet", "shredVersion")
+}
+
 // Commitment: How finalized the bank a request reads must be. When omitted the node uses finalized.
 type Commitment = string
 
@@ -224,6 +289,11 @@ type CommitmentConfig struct {
 	Commitment *Commitment `json:"commitment,omitempty"`
 }
 
+func (v *CommitmentConfig) UnmarshalJSON(data []byte) error {
+	type plain CommitmentConfig
+	return decodeExact(data, (*plain)(v), "commitment")
+}
+
 // ConfirmedBlock: A confirmed block as the deprecated getConfirmedBlock returns it: as UiConfirmedBlock, without blockHeight and without the `accounts` detail.
 type ConfirmedBlock struct {
 	PreviousBlockhash Hash                          `json:"previousBlockhash"`
@@ -235,12 +305,22 @@ type ConfirmedBlock struct {
 	BlockTime         *int64                        `json:"blockTime"`
 }
 
+func (v *ConfirmedBlock) UnmarshalJSON(data []byte) error {
+	type plain ConfirmedBlock
+	return decodeExact(data, (*plain)(v), "previousBlockhash", "blockhash", "parentSlot", "transactions", "signatures", "rewards", "blockTime")
+}
+
 // ConfirmedBlockConfig: The config object of the deprecated getConfirmedBlock.
 type ConfirmedBlockConfig struct {
 	Commitment         *Commitment          `json:"commitment,omitempty"`         // finalized (the default) or confirmed; processed is rejected.
 	Encoding           *TransactionEncoding `json:"encoding,omitempty"`           // Default json.
 	TransactionDetails *string              `json:"transactionDetails,omitempty"` // full (the default), signatures or none.
 	Rewards            *bool                `json:"rewards,omitempty"`            // Whether to include rewards. Default true.
+}
+
+func (v *ConfirmedBlockConfig) UnmarshalJSON(data []byte) error {
+	type plain ConfirmedBlockConfig
+	return decodeExact(data, (*plain)(v), "commitment", "encoding", "transactionDetails", "rewards")
 }
 
 // ConfirmedSignatureInfo: One transaction that involves an address (getSignaturesForAddress).
@@ -254,10 +334,20 @@ type ConfirmedSignatureInfo struct {
 	TransactionIndex   *uint32                        `json:"transactionIndex,omitempty"` // Position of the transaction in its block (newest reference releases only; left out when unknown).
 }
 
+func (v *ConfirmedSignatureInfo) UnmarshalJSON(data []byte) error {
+	type plain ConfirmedSignatureInfo
+	return decodeExact(data, (*plain)(v), "signature", "slot", "err", "memo", "blockTime", "confirmationStatus", "transactionIndex")
+}
+
 // ConfirmedTransactionConfig: The config object of the deprecated getConfirmedTransaction.
 type ConfirmedTransactionConfig struct {
 	Commitment *Commitment          `json:"commitment,omitempty"` // finalized (the default) or confirmed; processed is rejected.
 	Encoding   *TransactionEncoding `json:"encoding,omitempty"`   // Default json.
+}
+
+func (v *ConfirmedTransactionConfig) UnmarshalJSON(data []byte) error {
+	type plain ConfirmedTransactionConfig
+	return decodeExact(data, (*plain)(v), "commitment", "encoding")
 }
 
 // ConfirmedTransactionStatusMeta: The status metadata of the deprecated getConfirmedTransaction: as UiTransactionStatusMeta, without rewards, loadedAddresses and returnData.
@@ -274,6 +364,11 @@ type ConfirmedTransactionStatusMeta struct {
 	ComputeUnitsConsumed *uint64                     `json:"computeUnitsConsumed,omitempty"`
 }
 
+func (v *ConfirmedTransactionStatusMeta) UnmarshalJSON(data []byte) error {
+	type plain ConfirmedTransactionStatusMeta
+	return decodeExact(data, (*plain)(v), "err", "status", "fee", "preBalances", "postBalances", "innerInstructions", "logMessages", "preTokenBalances", "postTokenBalances", "computeUnitsConsumed")
+}
+
 // ConfirmedTransactionWithMeta: The result of the deprecated getConfirmedTransaction.
 type ConfirmedTransactionWithMeta struct {
 	Slot        Slot                            `json:"slot"`
@@ -282,16 +377,31 @@ type ConfirmedTransactionWithMeta struct {
 	BlockTime   *int64                          `json:"blockTime"`
 }
 
+func (v *ConfirmedTransactionWithMeta) UnmarshalJSON(data []byte) error {
+	type plain ConfirmedTransactionWithMeta
+	return decodeExact(data, (*plain)(v), "slot", "transaction", "meta", "blockTime")
+}
+
 // ContextConfig: A config object with a commitment and a minimum context slot.
 type ContextConfig struct {
 	Commitment     *Commitment `json:"commitment,omitempty"`
 	MinContextSlot *Slot       `json:"minContextSlot,omitempty"`
 }
 
+func (v *ContextConfig) UnmarshalJSON(data []byte) error {
+	type plain ContextConfig
+	return decodeExact(data, (*plain)(v), "commitment", "minContextSlot")
+}
+
 // DataSlice: Returns only `length` bytes of account data starting at `offset`. An offset at or beyond the end gives empty data; a length running past the end is cut at the end. Applies to binary, base58, base64 and base64+zstd (the slice is taken before compression) and to the jsonParsed fallback; a successful jsonParsed parse ignores it.
 type DataSlice struct {
 	Offset uint64 `json:"offset"` // Byte offset into the account data.
 	Length uint64 `json:"length"` // Number of bytes to return.
+}
+
+func (v *DataSlice) UnmarshalJSON(data []byte) error {
+	type plain DataSlice
+	return decodeExact(data, (*plain)(v), "offset", "length")
 }
 
 // DeprecatedConfirmedSignatureInfo: One entry of the deprecated getConfirmedSignaturesForAddress2 (no confirmationStatus).
@@ -303,6 +413,11 @@ type DeprecatedConfirmedSignatureInfo struct {
 	BlockTime *int64           `json:"blockTime"`
 }
 
+func (v *DeprecatedConfirmedSignatureInfo) UnmarshalJSON(data []byte) error {
+	type plain DeprecatedConfirmedSignatureInfo
+	return decodeExact(data, (*plain)(v), "signature", "slot", "err", "memo", "blockTime")
+}
+
 // EncodedConfirmedTransactionWithMeta: A confirmed transaction with the slot and time of its block (getTransaction).
 type EncodedConfirmedTransactionWithMeta struct {
 	Slot             Slot                     `json:"slot"` // The slot of the block that holds the transaction.
@@ -311,6 +426,11 @@ type EncodedConfirmedTransactionWithMeta struct {
 	BlockTime        *int64                   `json:"blockTime"`                  // Estimated production time of the block, Unix seconds; null when unknown.
 	Version          *TransactionVersion      `json:"version,omitempty"`          // Present only when the request set maxSupportedTransactionVersion.
 	TransactionIndex *uint32                  `json:"transactionIndex,omitempty"` // Position of the transaction in its block (newest reference releases only; left out when unknown).
+}
+
+func (v *EncodedConfirmedTransactionWithMeta) UnmarshalJSON(data []byte) error {
+	type plain EncodedConfirmedTransactionWithMeta
+	return decodeExact(data, (*plain)(v), "slot", "transaction", "meta", "blockTime", "version", "transactionIndex")
 }
 
 // EncodedTransaction: A transaction as requested: `[data, encoding]` for base58 and base64, a JSON object for json and jsonParsed.
@@ -356,11 +476,21 @@ type EncodedTransactionWithMeta struct {
 	Version     *TransactionVersion      `json:"version,omitempty"` // Present only when the request set maxSupportedTransactionVersion.
 }
 
+func (v *EncodedTransactionWithMeta) UnmarshalJSON(data []byte) error {
+	type plain EncodedTransactionWithMeta
+	return decodeExact(data, (*plain)(v), "transaction", "meta", "version")
+}
+
 // EpochConfig: Config of getInflationReward and getStakeActivation: a commitment, the epoch to query and a minimum context slot. What an omitted epoch means depends on the method (previous epoch for getInflationReward, current epoch for getStakeActivation).
 type EpochConfig struct {
 	Commitment     *Commitment `json:"commitment,omitempty"`
 	Epoch          *uint64     `json:"epoch,omitempty"` // The epoch to query. See the method for the default.
 	MinContextSlot *Slot       `json:"minContextSlot,omitempty"`
+}
+
+func (v *EpochConfig) UnmarshalJSON(data []byte) error {
+	type plain EpochConfig
+	return decodeExact(data, (*plain)(v), "commitment", "epoch", "minContextSlot")
 }
 
 // EpochInfo: Where the bank at the requested commitment stands within its epoch.
@@ -373,6 +503,11 @@ type EpochInfo struct {
 	TransactionCount *uint64 `json:"transactionCount"` // Transactions processed without error since genesis, as counted by the bank; null when the node does not kno...
 }
 
+func (v *EpochInfo) UnmarshalJSON(data []byte) error {
+	type plain EpochInfo
+	return decodeExact(data, (*plain)(v), "absoluteSlot", "blockHeight", "epoch", "slotIndex", "slotsInEpoch", "transactionCount")
+}
+
 // EpochSchedule: The cluster's epoch schedule, fixed at genesis.
 type EpochSchedule struct {
 	SlotsPerEpoch            uint64 `json:"slotsPerEpoch"`            // Slots in each epoch once warmup is over (432000 with the default schedule).
@@ -382,9 +517,19 @@ type EpochSchedule struct {
 	FirstNormalSlot          Slot   `json:"firstNormalSlot"`          // First slot of firstNormalEpoch, 32 * (2^firstNormalEpoch - 1); 0 without warmup.
 }
 
+func (v *EpochSchedule) UnmarshalJSON(data []byte) error {
+	type plain EpochSchedule
+	return decodeExact(data, (*plain)(v), "slotsPerEpoch", "leaderScheduleSlotOffset", "warmup", "firstNormalEpoch", "firstNormalSlot")
+}
+
 // FeeCalculator: The fee schedule of a blockhash (deprecated methods only).
 type FeeCalculator struct {
 	LamportsPerSignature Lamports `json:"lamportsPerSignature"` // Lamports charged per signature.
+}
+
+func (v *FeeCalculator) UnmarshalJSON(data []byte) error {
+	type plain FeeCalculator
+	return decodeExact(data, (*plain)(v), "lamportsPerSignature")
 }
 
 type FeeRateGovernor struct {
@@ -395,9 +540,19 @@ type FeeRateGovernor struct {
 	TargetSignaturesPerSlot    uint64   `json:"targetSignaturesPerSlot"`    // The signature throughput per slot the fee adjusts towards (0 keeps the fee fixed).
 }
 
+func (v *FeeRateGovernor) UnmarshalJSON(data []byte) error {
+	type plain FeeRateGovernor
+	return decodeExact(data, (*plain)(v), "burnPercent", "maxLamportsPerSignature", "minLamportsPerSignature", "targetLamportsPerSignature", "targetSignaturesPerSlot")
+}
+
 type GetAccountInfoResult struct {
 	Context RpcContext `json:"context"`
 	Value   *UiAccount `json:"value"`
+}
+
+func (v *GetAccountInfoResult) UnmarshalJSON(data []byte) error {
+	type plain GetAccountInfoResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type GetBalanceResult = RpcResponseU64
@@ -447,15 +602,30 @@ type GetBlockProductionConfig struct {
 	Identity   *Pubkey                        `json:"identity,omitempty"` // Only report this validator identity.
 }
 
+func (v *GetBlockProductionConfig) UnmarshalJSON(data []byte) error {
+	type plain GetBlockProductionConfig
+	return decodeExact(data, (*plain)(v), "commitment", "range", "identity")
+}
+
 // GetBlockProductionConfigRange: Slot range to report on; defaults to the current epoch up to the bank's slot.
 type GetBlockProductionConfigRange struct {
 	FirstSlot Slot  `json:"firstSlot"`          // First slot of the range (inclusive).
 	LastSlot  *Slot `json:"lastSlot,omitempty"` // Last slot of the range (inclusive); defaults to the bank's slot.
 }
 
+func (v *GetBlockProductionConfigRange) UnmarshalJSON(data []byte) error {
+	type plain GetBlockProductionConfigRange
+	return decodeExact(data, (*plain)(v), "firstSlot", "lastSlot")
+}
+
 type GetBlockProductionResult struct {
 	Context RpcContext      `json:"context"`
 	Value   BlockProduction `json:"value"`
+}
+
+func (v *GetBlockProductionResult) UnmarshalJSON(data []byte) error {
+	type plain GetBlockProductionResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type GetBlockResult = *UiConfirmedBlock
@@ -586,6 +756,11 @@ type GetConfirmedSignaturesForAddress2Config struct {
 	Commitment *Commitment `json:"commitment,omitempty"` // finalized (the default) or confirmed; processed is rejected.
 }
 
+func (v *GetConfirmedSignaturesForAddress2Config) UnmarshalJSON(data []byte) error {
+	type plain GetConfirmedSignaturesForAddress2Config
+	return decodeExact(data, (*plain)(v), "limit", "before", "until", "commitment")
+}
+
 type GetConfirmedSignaturesForAddress2Result = []DeprecatedConfirmedSignatureInfo
 
 // GetConfirmedTransactionConfig is a union: exactly one of Encoding, Config is set.
@@ -634,8 +809,18 @@ type GetFeeCalculatorForBlockhashResult struct {
 	Value   *GetFeeCalculatorForBlockhashValue `json:"value"` // null when the blockhash has expired or is unknown.
 }
 
+func (v *GetFeeCalculatorForBlockhashResult) UnmarshalJSON(data []byte) error {
+	type plain GetFeeCalculatorForBlockhashResult
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 type GetFeeCalculatorForBlockhashValue struct {
 	FeeCalculator FeeCalculator `json:"feeCalculator"`
+}
+
+func (v *GetFeeCalculatorForBlockhashValue) UnmarshalJSON(data []byte) error {
+	type plain GetFeeCalculatorForBlockhashValue
+	return decodeExact(data, (*plain)(v), "feeCalculator")
 }
 
 type GetFeeForMessageResult struct {
@@ -643,13 +828,28 @@ type GetFeeForMessageResult struct {
 	Value   *uint64    `json:"value"` // The fee in lamports, or null when the blockhash is unknown or expired.
 }
 
+func (v *GetFeeForMessageResult) UnmarshalJSON(data []byte) error {
+	type plain GetFeeForMessageResult
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 type GetFeeRateGovernorResult struct {
 	Context RpcContext              `json:"context"`
 	Value   GetFeeRateGovernorValue `json:"value"`
 }
 
+func (v *GetFeeRateGovernorResult) UnmarshalJSON(data []byte) error {
+	type plain GetFeeRateGovernorResult
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 type GetFeeRateGovernorValue struct {
 	FeeRateGovernor FeeRateGovernor `json:"feeRateGovernor"`
+}
+
+func (v *GetFeeRateGovernorValue) UnmarshalJSON(data []byte) error {
+	type plain GetFeeRateGovernorValue
+	return decodeExact(data, (*plain)(v), "feeRateGovernor")
 }
 
 type GetFeesResult struct {
@@ -657,11 +857,21 @@ type GetFeesResult struct {
 	Value   GetFeesValue `json:"value"`
 }
 
+func (v *GetFeesResult) UnmarshalJSON(data []byte) error {
+	type plain GetFeesResult
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 type GetFeesValue struct {
 	Blockhash            Hash          `json:"blockhash"`
 	FeeCalculator        FeeCalculator `json:"feeCalculator"`
 	LastValidSlot        Slot          `json:"lastValidSlot"`        // DEPRECATED and inaccurate; use lastValidBlockHeight.
 	LastValidBlockHeight uint64        `json:"lastValidBlockHeight"` // The last block height at which the blockhash is valid.
+}
+
+func (v *GetFeesValue) UnmarshalJSON(data []byte) error {
+	type plain GetFeesValue
+	return decodeExact(data, (*plain)(v), "blockhash", "feeCalculator", "lastValidSlot", "lastValidBlockHeight")
 }
 
 type GetFirstAvailableBlockResult = Slot
@@ -676,6 +886,11 @@ type GetIdentityResult struct {
 	Identity Pubkey `json:"identity"` // Identity pubkey of the node.
 }
 
+func (v *GetIdentityResult) UnmarshalJSON(data []byte) error {
+	type plain GetIdentityResult
+	return decodeExact(data, (*plain)(v), "identity")
+}
+
 type GetInflationGovernorResult = InflationGovernor
 
 type GetInflationRateResult = InflationRate
@@ -687,9 +902,19 @@ type GetLargestAccountsConfig struct {
 	Filter     *string     `json:"filter,omitempty"` // Only circulating or only non-circulating accounts; default all accounts.
 }
 
+func (v *GetLargestAccountsConfig) UnmarshalJSON(data []byte) error {
+	type plain GetLargestAccountsConfig
+	return decodeExact(data, (*plain)(v), "commitment", "filter")
+}
+
 type GetLargestAccountsResult struct {
 	Context RpcContext       `json:"context"`
 	Value   []AccountBalance `json:"value"`
+}
+
+func (v *GetLargestAccountsResult) UnmarshalJSON(data []byte) error {
+	type plain GetLargestAccountsResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type GetLatestBlockhashResult struct {
@@ -697,9 +922,19 @@ type GetLatestBlockhashResult struct {
 	Value   RpcBlockhash `json:"value"`
 }
 
+func (v *GetLatestBlockhashResult) UnmarshalJSON(data []byte) error {
+	type plain GetLatestBlockhashResult
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 type GetLeaderScheduleConfig struct {
 	Commitment *Commitment `json:"commitment,omitempty"`
 	Identity   *Pubkey     `json:"identity,omitempty"` // Only return the schedule of this validator identity.
+}
+
+func (v *GetLeaderScheduleConfig) UnmarshalJSON(data []byte) error {
+	type plain GetLeaderScheduleConfig
+	return decodeExact(data, (*plain)(v), "commitment", "identity")
 }
 
 type GetLeaderScheduleResult = map[string][]uint64
@@ -713,6 +948,11 @@ type GetMinimumBalanceForRentExemptionResult = Lamports
 type GetMultipleAccountsResult struct {
 	Context RpcContext   `json:"context"`
 	Value   []*UiAccount `json:"value"`
+}
+
+func (v *GetMultipleAccountsResult) UnmarshalJSON(data []byte) error {
+	type plain GetMultipleAccountsResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type GetProgramAccountsResult = GetProgramAccountsResultValue
@@ -757,9 +997,19 @@ type GetRecentBlockhashResult struct {
 	Value   GetRecentBlockhashValue `json:"value"`
 }
 
+func (v *GetRecentBlockhashResult) UnmarshalJSON(data []byte) error {
+	type plain GetRecentBlockhashResult
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 type GetRecentBlockhashValue struct {
 	Blockhash     Hash          `json:"blockhash"`
 	FeeCalculator FeeCalculator `json:"feeCalculator"`
+}
+
+func (v *GetRecentBlockhashValue) UnmarshalJSON(data []byte) error {
+	type plain GetRecentBlockhashValue
+	return decodeExact(data, (*plain)(v), "blockhash", "feeCalculator")
 }
 
 type GetRecentPerformanceSamplesResult = []PerfSample
@@ -770,9 +1020,19 @@ type GetSignatureStatusesConfig struct {
 	SearchTransactionHistory *bool `json:"searchTransactionHistory,omitempty"` // Also search the ledger history beyond the recent status cache. Default false.
 }
 
+func (v *GetSignatureStatusesConfig) UnmarshalJSON(data []byte) error {
+	type plain GetSignatureStatusesConfig
+	return decodeExact(data, (*plain)(v), "searchTransactionHistory")
+}
+
 type GetSignatureStatusesResult struct {
 	Context RpcContext         `json:"context"`
 	Value   []*SignatureStatus `json:"value"` // One entry per requested signature, in order; null for an unknown signature.
+}
+
+func (v *GetSignatureStatusesResult) UnmarshalJSON(data []byte) error {
+	type plain GetSignatureStatusesResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type GetSignaturesForAddressConfig struct {
@@ -781,6 +1041,11 @@ type GetSignaturesForAddressConfig struct {
 	Until          *Signature  `json:"until,omitempty"`          // Stop when this transaction signature is reached (exclusive), even before limit entries.
 	Commitment     *Commitment `json:"commitment,omitempty"`     // finalized (the default) or confirmed; processed is rejected.
 	MinContextSlot *Slot       `json:"minContextSlot,omitempty"` // The minimum slot the request may be evaluated at.
+}
+
+func (v *GetSignaturesForAddressConfig) UnmarshalJSON(data []byte) error {
+	type plain GetSignaturesForAddressConfig
+	return decodeExact(data, (*plain)(v), "limit", "before", "until", "commitment", "minContextSlot")
 }
 
 type GetSignaturesForAddressResult = []ConfirmedSignatureInfo
@@ -802,9 +1067,19 @@ type GetSupplyConfig struct {
 	ExcludeNonCirculatingAccountsList *bool       `json:"excludeNonCirculatingAccountsList,omitempty"` // When true, nonCirculatingAccounts is returned empty; default false.
 }
 
+func (v *GetSupplyConfig) UnmarshalJSON(data []byte) error {
+	type plain GetSupplyConfig
+	return decodeExact(data, (*plain)(v), "commitment", "excludeNonCirculatingAccountsList")
+}
+
 type GetSupplyResult struct {
 	Context RpcContext `json:"context"`
 	Value   Supply     `json:"value"`
+}
+
+func (v *GetSupplyResult) UnmarshalJSON(data []byte) error {
+	type plain GetSupplyResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type GetTokenAccountBalanceResult = RpcResponseUiTokenAmount
@@ -816,6 +1091,11 @@ type GetTokenAccountsByOwnerResult = RpcResponseKeyedAccounts
 type GetTokenLargestAccountsResult struct {
 	Context RpcContext            `json:"context"`
 	Value   []TokenLargestAccount `json:"value"`
+}
+
+func (v *GetTokenLargestAccountsResult) UnmarshalJSON(data []byte) error {
+	type plain GetTokenLargestAccountsResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type GetTokenSupplyResult = RpcResponseUiTokenAmount
@@ -868,6 +1148,11 @@ type GetVoteAccountsConfig struct {
 	DelinquentSlotDistance  *uint64     `json:"delinquentSlotDistance,omitempty"`  // How many slots behind the bank's slot a last vote may be before the account counts as delinquent (default 1...
 }
 
+func (v *GetVoteAccountsConfig) UnmarshalJSON(data []byte) error {
+	type plain GetVoteAccountsConfig
+	return decodeExact(data, (*plain)(v), "commitment", "votePubkey", "keepUnstakedDelinquents", "delinquentSlotDistance")
+}
+
 type GetVoteAccountsResult = VoteAccountStatus
 
 // Hash: SHA-256 hash, as a base-58 string (blockhashes, the genesis hash).
@@ -882,12 +1167,22 @@ type InflationGovernor struct {
 	FoundationTerm Float `json:"foundationTerm"` // Number of years during which the foundation receives its share.
 }
 
+func (v *InflationGovernor) UnmarshalJSON(data []byte) error {
+	type plain InflationGovernor
+	return decodeExact(data, (*plain)(v), "initial", "terminal", "taper", "foundation", "foundationTerm")
+}
+
 // InflationRate: The inflation rates, as yearly fractions, in force for an epoch.
 type InflationRate struct {
 	Total      Float  `json:"total"`      // Total inflation rate.
 	Validator  Float  `json:"validator"`  // Part of the total that goes to validators and their stakers.
 	Foundation Float  `json:"foundation"` // Part of the total that goes to the foundation.
 	Epoch      uint64 `json:"epoch"`      // The epoch these rates apply to.
+}
+
+func (v *InflationRate) UnmarshalJSON(data []byte) error {
+	type plain InflationRate
+	return decodeExact(data, (*plain)(v), "total", "validator", "foundation", "epoch")
 }
 
 // InflationReward: The inflation reward one account received for an epoch.
@@ -899,10 +1194,20 @@ type InflationReward struct {
 	Commission    *uint8   `json:"commission,omitempty"` // Commission (percent) of the vote account at the time the reward was credited.
 }
 
+func (v *InflationReward) UnmarshalJSON(data []byte) error {
+	type plain InflationReward
+	return decodeExact(data, (*plain)(v), "epoch", "effectiveSlot", "amount", "postBalance", "commission")
+}
+
 // InnerInstructions: The instructions invoked (by cross-program invocation) while one transaction instruction executed.
 type InnerInstructions struct {
 	Index        uint8           `json:"index"`        // Index of the transaction instruction that invoked them.
 	Instructions []UiInstruction `json:"instructions"` // The invoked instructions, in execution order, each with its stackHeight.
+}
+
+func (v *InnerInstructions) UnmarshalJSON(data []byte) error {
+	type plain InnerInstructions
+	return decodeExact(data, (*plain)(v), "index", "instructions")
 }
 
 type IsBlockhashValidResult = RpcResponseBool
@@ -913,6 +1218,11 @@ type KeyedAccount struct {
 	Account UiAccount `json:"account"`
 }
 
+func (v *KeyedAccount) UnmarshalJSON(data []byte) error {
+	type plain KeyedAccount
+	return decodeExact(data, (*plain)(v), "pubkey", "account")
+}
+
 // Lamports: An amount of lamports.
 type Lamports = uint64
 
@@ -920,6 +1230,11 @@ type Lamports = uint64
 type LoadedAddresses struct {
 	Writable []Pubkey `json:"writable"`
 	Readonly []Pubkey `json:"readonly"`
+}
+
+func (v *LoadedAddresses) UnmarshalJSON(data []byte) error {
+	type plain LoadedAddresses
+	return decodeExact(data, (*plain)(v), "writable", "readonly")
 }
 
 // LogsFilter: Which transactions a logs subscription reports: "all" (every transaction except simple votes), "allWithVotes" (every transaction), or {"mentions": [<pubkey>]} (transactions that mention that one address; exactly one address is supported).
@@ -962,10 +1277,20 @@ type LogsFilterMentions struct {
 	Mentions []string `json:"mentions"` // Exactly one base-58 address; transactions that mention it are reported.
 }
 
+func (v *LogsFilterMentions) UnmarshalJSON(data []byte) error {
+	type plain LogsFilterMentions
+	return decodeExact(data, (*plain)(v), "mentions")
+}
+
 // LogsNotification: The result of a logsNotification: the outcome and log lines of one transaction that matched the filter, wrapped with the slot of the bank that processed it.
 type LogsNotification struct {
 	Context NotificationContext   `json:"context"`
 	Value   LogsNotificationValue `json:"value"` // One processed transaction's signature, outcome and logs.
+}
+
+func (v *LogsNotification) UnmarshalJSON(data []byte) error {
+	type plain LogsNotification
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 // LogsNotificationValue: One processed transaction's signature, outcome and logs.
@@ -973,6 +1298,11 @@ type LogsNotificationValue struct {
 	Signature Signature        `json:"signature"`
 	Err       TransactionError `json:"err"`  // null when the transaction succeeded, otherwise the TransactionError it failed with (always present).
 	Logs      []string         `json:"logs"` // The log lines the transaction's programs emitted, in order (empty when it failed before any program ran).
+}
+
+func (v *LogsNotificationValue) UnmarshalJSON(data []byte) error {
+	type plain LogsNotificationValue
+	return decodeExact(data, (*plain)(v), "signature", "err", "logs")
 }
 
 type LogsSubscribeNotification = LogsNotification
@@ -988,6 +1318,11 @@ type MemcmpFilter struct {
 	Encoding *string `json:"encoding,omitempty"` // Encoding of `bytes`; default `base58`. Needs node-core v1.11.2 or newer (omit it for older nodes).
 }
 
+func (v *MemcmpFilter) UnmarshalJSON(data []byte) error {
+	type plain MemcmpFilter
+	return decodeExact(data, (*plain)(v), "offset", "bytes", "encoding")
+}
+
 // MessageHeader: How many of the message's account keys must sign, and which of them are read-only.
 type MessageHeader struct {
 	NumRequiredSignatures       uint8 `json:"numRequiredSignatures"`       // Number of signatures the transaction needs; the first this-many account keys sign.
@@ -995,11 +1330,21 @@ type MessageHeader struct {
 	NumReadonlyUnsignedAccounts uint8 `json:"numReadonlyUnsignedAccounts"` // The last this-many non-signing keys are read-only.
 }
 
+func (v *MessageHeader) UnmarshalJSON(data []byte) error {
+	type plain MessageHeader
+	return decodeExact(data, (*plain)(v), "numRequiredSignatures", "numReadonlySignedAccounts", "numReadonlyUnsignedAccounts")
+}
+
 type MinimumLedgerSlotResult = Slot
 
 // NotificationContext: The context of a PubSub notification (only the slot).
 type NotificationContext struct {
 	Slot Slot `json:"slot"`
+}
+
+func (v *NotificationContext) UnmarshalJSON(data []byte) error {
+	type plain NotificationContext
+	return decodeExact(data, (*plain)(v), "slot")
 }
 
 // ParsedAccountKey: An account key annotated with its role, as listed by jsonParsed messages and by transactionDetails `accounts`.
@@ -1010,10 +1355,20 @@ type ParsedAccountKey struct {
 	Source   string `json:"source"`   // Where the key comes from: `transaction` (the message's own key list) or `lookupTable` (loaded through an ad...
 }
 
+func (v *ParsedAccountKey) UnmarshalJSON(data []byte) error {
+	type plain ParsedAccountKey
+	return decodeExact(data, (*plain)(v), "pubkey", "writable", "signer", "source")
+}
+
 // ParsedTokenAccount: The `parsed` value of a jsonParsed token account.
 type ParsedTokenAccount struct {
 	Type string           `json:"type"`
 	Info TokenAccountInfo `json:"info"`
+}
+
+func (v *ParsedTokenAccount) UnmarshalJSON(data []byte) error {
+	type plain ParsedTokenAccount
+	return decodeExact(data, (*plain)(v), "type", "info")
 }
 
 // PerfSample: One performance sample. The node records a sample about every 60 seconds, counting what its bank processed during the sample period.
@@ -1025,6 +1380,11 @@ type PerfSample struct {
 	SamplePeriodSecs       uint16  `json:"samplePeriodSecs"`       // Length of the sample period in seconds (normally 60).
 }
 
+func (v *PerfSample) UnmarshalJSON(data []byte) error {
+	type plain PerfSample
+	return decodeExact(data, (*plain)(v), "slot", "numTransactions", "numNonVoteTransactions", "numSlots", "samplePeriodSecs")
+}
+
 // ProgramAccountsConfig: Config of getProgramAccounts (and programSubscribe). Unknown keys are ignored.
 type ProgramAccountsConfig struct {
 	Commitment     *Commitment              `json:"commitment,omitempty"`
@@ -1034,6 +1394,11 @@ type ProgramAccountsConfig struct {
 	WithContext    *bool                    `json:"withContext,omitempty"`    // When true the result is wrapped in an RpcResponse (`{context, value}`); default false (a bare array).
 	SortResults    *bool                    `json:"sortResults,omitempty"`    // Whether the returned accounts are sorted by pubkey; default true.
 	MinContextSlot *Slot                    `json:"minContextSlot,omitempty"` // The minimum slot at which the request may be evaluated.
+}
+
+func (v *ProgramAccountsConfig) UnmarshalJSON(data []byte) error {
+	type plain ProgramAccountsConfig
+	return decodeExact(data, (*plain)(v), "commitment", "encoding", "dataSlice", "filters", "withContext", "sortResults", "minContextSlot")
 }
 
 // ProgramAccountsFilter: One getProgramAccounts / programSubscribe filter; an account is returned only if it meets every filter.
@@ -1087,15 +1452,30 @@ type ProgramAccountsFilterDataSize struct {
 	DataSize uint64 `json:"dataSize"` // The required data length in bytes.
 }
 
+func (v *ProgramAccountsFilterDataSize) UnmarshalJSON(data []byte) error {
+	type plain ProgramAccountsFilterDataSize
+	return decodeExact(data, (*plain)(v), "dataSize")
+}
+
 // ProgramAccountsFilterMemcmp: Keeps accounts whose data contains the given bytes at the given offset.
 type ProgramAccountsFilterMemcmp struct {
 	Memcmp MemcmpFilter `json:"memcmp"`
+}
+
+func (v *ProgramAccountsFilterMemcmp) UnmarshalJSON(data []byte) error {
+	type plain ProgramAccountsFilterMemcmp
+	return decodeExact(data, (*plain)(v), "memcmp")
 }
 
 // ProgramNotification: The result of a programNotification: one changed account owned by the watched program, with its address, wrapped with the slot of the bank it changed in. It is wrapped whether or not withContext was set.
 type ProgramNotification struct {
 	Context NotificationContext `json:"context"`
 	Value   KeyedAccount        `json:"value"`
+}
+
+func (v *ProgramNotification) UnmarshalJSON(data []byte) error {
+	type plain ProgramNotification
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 type ProgramSubscribeConfig struct {
@@ -1105,6 +1485,11 @@ type ProgramSubscribeConfig struct {
 	Filters        *[]ProgramAccountsFilter `json:"filters,omitempty"`        // Up to 4 filters; an account is reported only when it passes all of them.
 	WithContext    *bool                    `json:"withContext,omitempty"`    // Accepted for compatibility with getProgramAccounts; notifications are always wrapped.
 	MinContextSlot *Slot                    `json:"minContextSlot,omitempty"` // Accepted for compatibility with the HTTP config and ignored.
+}
+
+func (v *ProgramSubscribeConfig) UnmarshalJSON(data []byte) error {
+	type plain ProgramSubscribeConfig
+	return decodeExact(data, (*plain)(v), "encoding", "dataSlice", "commitment", "filters", "withContext", "minContextSlot")
 }
 
 type ProgramSubscribeNotification = ProgramNotification
@@ -1124,6 +1509,11 @@ type ReturnData struct {
 	Data      [2]string `json:"data"`      // The return data and its encoding, always base64.
 }
 
+func (v *ReturnData) UnmarshalJSON(data []byte) error {
+	type plain ReturnData
+	return decodeExact(data, (*plain)(v), "programId", "data")
+}
+
 // Reward: A reward (or a debit, such as rent) applied to an account, in a block or a transaction.
 type Reward struct {
 	Pubkey        Pubkey      `json:"pubkey"`      // The account that received the reward.
@@ -1132,6 +1522,11 @@ type Reward struct {
 	RewardType    *RewardType `json:"rewardType"`
 	Commission    *uint8      `json:"commission"`              // The vote account's commission when the reward was credited; null except for voting and staking rewards.
 	CommissionBps *uint16     `json:"commissionBps,omitempty"` // The commission in basis points (newest reference releases only; left out when unknown).
+}
+
+func (v *Reward) UnmarshalJSON(data []byte) error {
+	type plain Reward
+	return decodeExact(data, (*plain)(v), "pubkey", "lamports", "postBalance", "rewardType", "commission", "commissionBps")
 }
 
 // RewardType: The kind of a reward. The specification names them in lower case (fee, rent, voting, staking); on the wire the reference node writes the variant names `Fee`, `Rent`, `Staking`, `Voting`, which is what clients (@solana/kit) expect.
@@ -1156,15 +1551,30 @@ type RpcBlockhash struct {
 	LastValidBlockHeight uint64 `json:"lastValidBlockHeight"` // The last block height at which a transaction using this blockhash can still be processed.
 }
 
+func (v *RpcBlockhash) UnmarshalJSON(data []byte) error {
+	type plain RpcBlockhash
+	return decodeExact(data, (*plain)(v), "blockhash", "lastValidBlockHeight")
+}
+
 // RpcContext: Where a wrapped result was evaluated. apiVersion is set on HTTP replies, never in notifications.
 type RpcContext struct {
 	Slot       Slot    `json:"slot"`
 	ApiVersion *string `json:"apiVersion,omitempty"`
 }
 
+func (v *RpcContext) UnmarshalJSON(data []byte) error {
+	type plain RpcContext
+	return decodeExact(data, (*plain)(v), "slot", "apiVersion")
+}
+
 type RpcPrioritizationFee struct {
 	Slot              Slot   `json:"slot"`
 	PrioritizationFee uint64 `json:"prioritizationFee"` // The fee for the slot as described above, micro-lamports per compute unit.
+}
+
+func (v *RpcPrioritizationFee) UnmarshalJSON(data []byte) error {
+	type plain RpcPrioritizationFee
+	return decodeExact(data, (*plain)(v), "slot", "prioritizationFee")
 }
 
 // RpcResponseBool: An RpcResponse whose value is a bool.
@@ -1173,10 +1583,20 @@ type RpcResponseBool struct {
 	Value   bool       `json:"value"`
 }
 
+func (v *RpcResponseBool) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseBool
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 // RpcResponseKeyedAccounts: An RpcResponse whose value is a list of keyed accounts.
 type RpcResponseKeyedAccounts struct {
 	Context RpcContext     `json:"context"`
 	Value   []KeyedAccount `json:"value"`
+}
+
+func (v *RpcResponseKeyedAccounts) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseKeyedAccounts
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 // RpcResponseU64: An RpcResponse whose value is a u64.
@@ -1185,10 +1605,20 @@ type RpcResponseU64 struct {
 	Value   uint64     `json:"value"`
 }
 
+func (v *RpcResponseU64) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseU64
+	return decodeExact(data, (*plain)(v), "context", "value")
+}
+
 // RpcResponseUiTokenAmount: An RpcResponse whose value is a UiTokenAmount.
 type RpcResponseUiTokenAmount struct {
 	Context RpcContext    `json:"context"`
 	Value   UiTokenAmount `json:"value"`
+}
+
+func (v *RpcResponseUiTokenAmount) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseUiTokenAmount
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 // RpcVote: The result of a voteNotification (not wrapped): a vote seen in gossip. It may belong to a fork that never gets confirmed.
@@ -1200,12 +1630,22 @@ type RpcVote struct {
 	Signature  Signature `json:"signature"`  // The signature of the vote transaction.
 }
 
+func (v *RpcVote) UnmarshalJSON(data []byte) error {
+	type plain RpcVote
+	return decodeExact(data, (*plain)(v), "votePubkey", "slots", "hash", "timestamp", "signature")
+}
+
 type SendTransactionConfig struct {
 	SkipPreflight       *bool       `json:"skipPreflight,omitempty"`       // Skip the signature check, health check and preflight simulation. Default false.
 	PreflightCommitment *Commitment `json:"preflightCommitment,omitempty"` // The commitment of the bank the preflight simulation runs on. Default finalized.
 	Encoding            *string     `json:"encoding,omitempty"`            // Encoding of the transaction string: base58 (the default, deprecated; `binary` is an alias) or base64. json ...
 	MaxRetries          *uint64     `json:"maxRetries,omitempty"`          // Maximum number of times the node resends the transaction to the leader. Default: retry until the transactio...
 	MinContextSlot      *Slot       `json:"minContextSlot,omitempty"`      // The minimum slot the preflight bank may be at.
+}
+
+func (v *SendTransactionConfig) UnmarshalJSON(data []byte) error {
+	type plain SendTransactionConfig
+	return decodeExact(data, (*plain)(v), "skipPreflight", "preflightCommitment", "encoding", "maxRetries", "minContextSlot")
 }
 
 type SendTransactionResult = Signature
@@ -1217,6 +1657,11 @@ type Signature = string
 type SignatureNotification struct {
 	Context NotificationContext        `json:"context"`
 	Value   SignatureNotificationValue `json:"value"`
+}
+
+func (v *SignatureNotification) UnmarshalJSON(data []byte) error {
+	type plain SignatureNotification
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 // SignatureNotificationValue is a union: exactly one of Processed, Received is set.
@@ -1259,6 +1704,11 @@ type SignatureNotificationValueProcessed struct {
 	Err TransactionError `json:"err"` // null when the transaction succeeded, otherwise the TransactionError it failed with (always present).
 }
 
+func (v *SignatureNotificationValueProcessed) UnmarshalJSON(data []byte) error {
+	type plain SignatureNotificationValueProcessed
+	return decodeExact(data, (*plain)(v), "err")
+}
+
 // SignatureStatus: What the node knows about one transaction signature (getSignatureStatuses).
 type SignatureStatus struct {
 	Slot               Slot                           `json:"slot"`          // The slot the transaction was processed in.
@@ -1268,9 +1718,19 @@ type SignatureStatus struct {
 	ConfirmationStatus *TransactionConfirmationStatus `json:"confirmationStatus"`
 }
 
+func (v *SignatureStatus) UnmarshalJSON(data []byte) error {
+	type plain SignatureStatus
+	return decodeExact(data, (*plain)(v), "slot", "confirmations", "status", "err", "confirmationStatus")
+}
+
 type SignatureSubscribeConfig struct {
 	Commitment                 *Commitment `json:"commitment,omitempty"`                 // The commitment at which the outcome is reported; finalized when omitted.
 	EnableReceivedNotification *bool       `json:"enableReceivedNotification,omitempty"` // Also send "receivedSignature" when the leader receives the transaction; false when omitted.
+}
+
+func (v *SignatureSubscribeConfig) UnmarshalJSON(data []byte) error {
+	type plain SignatureSubscribeConfig
+	return decodeExact(data, (*plain)(v), "commitment", "enableReceivedNotification")
 }
 
 type SignatureSubscribeNotification = SignatureNotification
@@ -1289,15 +1749,30 @@ type SimulateTransactionConfig struct {
 	InnerInstructions      *bool                              `json:"innerInstructions,omitempty"`      // Return the inner instructions the transaction invoked. Default false.
 }
 
+func (v *SimulateTransactionConfig) UnmarshalJSON(data []byte) error {
+	type plain SimulateTransactionConfig
+	return decodeExact(data, (*plain)(v), "sigVerify", "replaceRecentBlockhash", "commitment", "encoding", "accounts", "minContextSlot", "innerInstructions")
+}
+
 // SimulateTransactionConfigAccounts: Accounts whose state after the simulation to return.
 type SimulateTransactionConfigAccounts struct {
 	Encoding  *string  `json:"encoding,omitempty"` // Encoding of the returned account data: base64 (the default), base64+zstd or jsonParsed (which falls back to...
 	Addresses []Pubkey `json:"addresses"`          // The account addresses, at most as many as the transaction has account keys.
 }
 
+func (v *SimulateTransactionConfigAccounts) UnmarshalJSON(data []byte) error {
+	type plain SimulateTransactionConfigAccounts
+	return decodeExact(data, (*plain)(v), "encoding", "addresses")
+}
+
 type SimulateTransactionResult struct {
 	Context RpcContext               `json:"context"`
 	Value   SimulateTransactionValue `json:"value"`
+}
+
+func (v *SimulateTransactionResult) UnmarshalJSON(data []byte) error {
+	type plain SimulateTransactionResult
+	return decodeExact(data, (*plain)(v), "context", "value")
 }
 
 // SimulateTransactionValue: The outcome of simulating a transaction (the value of simulateTransaction, and the `data` of a -32002 preflight failure). Every key is always sent.
@@ -1312,6 +1787,11 @@ type SimulateTransactionValue struct {
 	ReplacementBlockhash   *RpcBlockhash       `json:"replacementBlockhash"` // The blockhash put in the transaction when replaceRecentBlockhash was true; otherwise null.
 }
 
+func (v *SimulateTransactionValue) UnmarshalJSON(data []byte) error {
+	type plain SimulateTransactionValue
+	return decodeExact(data, (*plain)(v), "err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData", "innerInstructions", "replacementBlockhash")
+}
+
 // Slot: Index of a slot.
 type Slot = uint64
 
@@ -1320,6 +1800,11 @@ type SlotInfo struct {
 	Parent Slot `json:"parent"` // The parent slot of the new bank.
 	Root   Slot `json:"root"`   // The node's current root slot.
 	Slot   Slot `json:"slot"`   // The slot of the new bank.
+}
+
+func (v *SlotInfo) UnmarshalJSON(data []byte) error {
+	type plain SlotInfo
+	return decodeExact(data, (*plain)(v), "parent", "root", "slot")
 }
 
 type SlotSubscribeNotification = SlotInfo
@@ -1338,12 +1823,22 @@ type SlotUpdate struct {
 	Err       *string          `json:"err,omitempty"`    // Why replay marked the slot dead (dead only).
 }
 
+func (v *SlotUpdate) UnmarshalJSON(data []byte) error {
+	type plain SlotUpdate
+	return decodeExact(data, (*plain)(v), "type", "slot", "timestamp", "parent", "stats", "err")
+}
+
 // SlotUpdateStats: Transaction counts of the frozen bank (frozen only).
 type SlotUpdateStats struct {
 	NumTransactionEntries     uint64 `json:"numTransactionEntries"`     // Number of entries in the slot that hold transactions.
 	NumSuccessfulTransactions uint64 `json:"numSuccessfulTransactions"` // Number of transactions in the slot that succeeded.
 	NumFailedTransactions     uint64 `json:"numFailedTransactions"`     // Number of transactions in the slot that failed.
 	MaxTransactionsPerEntry   uint64 `json:"maxTransactionsPerEntry"`   // The largest number of transactions in a single entry of the slot.
+}
+
+func (v *SlotUpdateStats) UnmarshalJSON(data []byte) error {
+	type plain SlotUpdateStats
+	return decodeExact(data, (*plain)(v), "numTransactionEntries", "numSuccessfulTransactions", "numFailedTransactions", "maxTransactionsPerEntry")
 }
 
 // SlotUpdateType: The stage of a slot reported by a slotsUpdatesNotification: firstShredReceived (the first shred of the slot arrived), completed (all shreds arrived), createdBank (a bank was created; carries parent), frozen (the bank was frozen after replay; carries stats), dead (replay failed; carries err), optimisticConfirmation (a supermajority voted on it), root (it became a root).
@@ -1371,11 +1866,21 @@ type SnapshotSlotInfo struct {
 	Incremental *Slot `json:"incremental"` // Slot of the newest incremental snapshot based on that full snapshot; null when there is none.
 }
 
+func (v *SnapshotSlotInfo) UnmarshalJSON(data []byte) error {
+	type plain SnapshotSlotInfo
+	return decodeExact(data, (*plain)(v), "full", "incremental")
+}
+
 // StakeActivation: Activation state of a stake account in an epoch.
 type StakeActivation struct {
 	State    string   `json:"state"`    // Where the stake stands in its activation cycle.
 	Active   Lamports `json:"active"`   // Stake active during the epoch, in lamports.
 	Inactive Lamports `json:"inactive"` // Stake inactive during the epoch, in lamports.
+}
+
+func (v *StakeActivation) UnmarshalJSON(data []byte) error {
+	type plain StakeActivation
+	return decodeExact(data, (*plain)(v), "state", "active", "inactive")
 }
 
 // SubscriptionId: The id of a subscription, from one node-wide counter.
@@ -1387,6 +1892,11 @@ type Supply struct {
 	Circulating            Lamports `json:"circulating"`            // Circulating supply in lamports.
 	NonCirculating         Lamports `json:"nonCirculating"`         // Non-circulating supply in lamports.
 	NonCirculatingAccounts []Pubkey `json:"nonCirculatingAccounts"` // Addresses of the non-circulating accounts; empty when excludeNonCirculatingAccountsList is true.
+}
+
+func (v *Supply) UnmarshalJSON(data []byte) error {
+	type plain Supply
+	return decodeExact(data, (*plain)(v), "total", "circulating", "nonCirculating", "nonCirculatingAccounts")
 }
 
 // TokenAccountInfo: `parsed.info` of a jsonParsed token account (`parsed.type` is `account`, `program` is `spl-token` or `spl-token-2022`). Amounts use the mint's decimals (and its interest-bearing or scaled-UI-amount extension as of the bank clock). Optional keys are left out, never null.
@@ -1401,6 +1911,11 @@ type TokenAccountInfo struct {
 	DelegatedAmount   *UiTokenAmount    `json:"delegatedAmount,omitempty"`   // Only when a delegate is set.
 	CloseAuthority    *Pubkey           `json:"closeAuthority,omitempty"`
 	Extensions        *[]TokenExtension `json:"extensions,omitempty"` // Token-2022 extensions; left out for SPL Token accounts.
+}
+
+func (v *TokenAccountInfo) UnmarshalJSON(data []byte) error {
+	type plain TokenAccountInfo
+	return decodeExact(data, (*plain)(v), "mint", "owner", "tokenAmount", "delegate", "state", "isNative", "rentExemptReserve", "delegatedAmount", "closeAuthority", "extensions")
 }
 
 // TokenAccountsFilter: Selects the token accounts of getTokenAccountsByOwner / getTokenAccountsByDelegate: an object with exactly one of `mint` or `programId`.
@@ -1444,15 +1959,30 @@ type TokenAccountsFilterMint struct {
 	Mint Pubkey `json:"mint"` // Pubkey of the token mint.
 }
 
+func (v *TokenAccountsFilterMint) UnmarshalJSON(data []byte) error {
+	type plain TokenAccountsFilterMint
+	return decodeExact(data, (*plain)(v), "mint")
+}
+
 // TokenAccountsFilterProgramId: All token accounts, of any mint, owned by this token program: SPL Token (TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA) or Token-2022 (TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb). Any other program gives `Invalid param: unrecognized Token program id`.
 type TokenAccountsFilterProgramId struct {
 	ProgramId Pubkey `json:"programId"` // Pubkey of the token program.
+}
+
+func (v *TokenAccountsFilterProgramId) UnmarshalJSON(data []byte) error {
+	type plain TokenAccountsFilterProgramId
+	return decodeExact(data, (*plain)(v), "programId")
 }
 
 // TokenExtension: A Token-2022 extension in jsonParsed output, e.g. `{"extension":"immutableOwner"}` or `{"extension":"memoTransfer","state":{"requireIncomingTransferMemos":true}}`.
 type TokenExtension struct {
 	Extension string `json:"extension"`       // The extension name in camelCase.
 	State     any    `json:"state,omitempty"` // The extension's parsed state; left out for extensions without state.
+}
+
+func (v *TokenExtension) UnmarshalJSON(data []byte) error {
+	type plain TokenExtension
+	return decodeExact(data, (*plain)(v), "extension", "state")
 }
 
 // TokenLargestAccount: An entry of getTokenLargestAccounts, a token account address with its UiTokenAmount fields flattened in.
@@ -1462,6 +1992,11 @@ type TokenLargestAccount struct {
 	Decimals       uint8  `json:"decimals"`       // Number of decimals configured on the mint.
 	UiAmount       *Float `json:"uiAmount"`       // DEPRECATED. The amount with decimals applied, as a float that may lose precision; clients must also accept ...
 	UiAmountString string `json:"uiAmountString"` // The amount with decimals applied, as a decimal string.
+}
+
+func (v *TokenLargestAccount) UnmarshalJSON(data []byte) error {
+	type plain TokenLargestAccount
+	return decodeExact(data, (*plain)(v), "address", "amount", "decimals", "uiAmount", "uiAmountString")
 }
 
 // TokenMintInfo: `parsed.info` of a jsonParsed mint account (`parsed.type` is `mint`). The authorities are null when unset.
@@ -1474,6 +2009,11 @@ type TokenMintInfo struct {
 	Extensions      *[]TokenExtension `json:"extensions,omitempty"` // Token-2022 extensions; left out for SPL Token mints.
 }
 
+func (v *TokenMintInfo) UnmarshalJSON(data []byte) error {
+	type plain TokenMintInfo
+	return decodeExact(data, (*plain)(v), "mintAuthority", "supply", "decimals", "isInitialized", "freezeAuthority", "extensions")
+}
+
 // TokenMultisigInfo: `parsed.info` of a jsonParsed token multisig account (`parsed.type` is `multisig`).
 type TokenMultisigInfo struct {
 	NumRequiredSigners uint8    `json:"numRequiredSigners"`
@@ -1482,11 +2022,21 @@ type TokenMultisigInfo struct {
 	Signers            []Pubkey `json:"signers"`
 }
 
+func (v *TokenMultisigInfo) UnmarshalJSON(data []byte) error {
+	type plain TokenMultisigInfo
+	return decodeExact(data, (*plain)(v), "numRequiredSigners", "numValidSigners", "isInitialized", "signers")
+}
+
 // TransactionConfig: The config object of getTransaction.
 type TransactionConfig struct {
 	Commitment                     *Commitment          `json:"commitment,omitempty"`                     // finalized (the default) or confirmed; processed is rejected.
 	Encoding                       *TransactionEncoding `json:"encoding,omitempty"`                       // Default json.
 	MaxSupportedTransactionVersion *uint8               `json:"maxSupportedTransactionVersion,omitempty"` // The highest transaction version the client understands (0 today). When left out, only legacy transactions a...
+}
+
+func (v *TransactionConfig) UnmarshalJSON(data []byte) error {
+	type plain TransactionConfig
+	return decodeExact(data, (*plain)(v), "commitment", "encoding", "maxSupportedTransactionVersion")
 }
 
 // TransactionConfirmationStatus: The commitment a transaction's slot has reached in the cluster: `processed` (in a block the node has processed), `confirmed` (voted on by a supermajority), `finalized` (rooted by a supermajority).
@@ -1570,10 +2120,20 @@ type UiAccount struct {
 	Space      uint64      `json:"space"`      // Full length of the account data in bytes, even when dataSlice limits the returned data.
 }
 
+func (v *UiAccount) UnmarshalJSON(data []byte) error {
+	type plain UiAccount
+	return decodeExact(data, (*plain)(v), "lamports", "owner", "data", "executable", "rentEpoch", "space")
+}
+
 // UiAccountsList: A transaction reduced to its signatures and annotated account keys (transactionDetails `accounts`).
 type UiAccountsList struct {
 	Signatures  []Signature        `json:"signatures"`
 	AccountKeys []ParsedAccountKey `json:"accountKeys"`
+}
+
+func (v *UiAccountsList) UnmarshalJSON(data []byte) error {
+	type plain UiAccountsList
+	return decodeExact(data, (*plain)(v), "signatures", "accountKeys")
 }
 
 // UiAccountsTransactionStatusMeta: The part of the status metadata sent with transactionDetails `accounts`: no instructions, logs, loaded addresses, return data or compute units.
@@ -1588,6 +2148,11 @@ type UiAccountsTransactionStatusMeta struct {
 	Rewards           *[]Reward                   `json:"rewards,omitempty"` // Transaction-level rewards; left out when the request set rewards to false.
 }
 
+func (v *UiAccountsTransactionStatusMeta) UnmarshalJSON(data []byte) error {
+	type plain UiAccountsTransactionStatusMeta
+	return decodeExact(data, (*plain)(v), "err", "status", "fee", "preBalances", "postBalances", "preTokenBalances", "postTokenBalances", "rewards")
+}
+
 // UiAccountsTransactionWithMeta: A transaction of a block with transactionDetails `accounts`.
 type UiAccountsTransactionWithMeta struct {
 	Transaction UiAccountsList                   `json:"transaction"`
@@ -1595,11 +2160,21 @@ type UiAccountsTransactionWithMeta struct {
 	Version     *TransactionVersion              `json:"version,omitempty"` // Present only when the request set maxSupportedTransactionVersion.
 }
 
+func (v *UiAccountsTransactionWithMeta) UnmarshalJSON(data []byte) error {
+	type plain UiAccountsTransactionWithMeta
+	return decodeExact(data, (*plain)(v), "transaction", "meta", "version")
+}
+
 // UiAddressTableLookup: One address lookup table used by a version 0 message, with the indexes loaded from it.
 type UiAddressTableLookup struct {
 	AccountKey      Pubkey `json:"accountKey"`      // Address of the lookup table account.
 	WritableIndexes U8List `json:"writableIndexes"` // Indexes into the table of the accounts loaded as writable.
 	ReadonlyIndexes U8List `json:"readonlyIndexes"` // Indexes into the table of the accounts loaded as read-only.
+}
+
+func (v *UiAddressTableLookup) UnmarshalJSON(data []byte) error {
+	type plain UiAddressTableLookup
+	return decodeExact(data, (*plain)(v), "accountKey", "writableIndexes", "readonlyIndexes")
 }
 
 // UiBlockTransaction: A transaction of a block: full (transactionDetails `full`) or reduced to its accounts (transactionDetails `accounts`).
@@ -1646,6 +2221,11 @@ type UiCompiledInstruction struct {
 	StackHeight    *uint32 `json:"stackHeight"`    // Invocation depth: 1 for a transaction's own instructions, 2 and more for inner instructions. The reference ...
 }
 
+func (v *UiCompiledInstruction) UnmarshalJSON(data []byte) error {
+	type plain UiCompiledInstruction
+	return decodeExact(data, (*plain)(v), "programIdIndex", "accounts", "data", "stackHeight")
+}
+
 // UiConfirmedBlock: A confirmed block (getBlock). Which of transactions and signatures is present depends on transactionDetails; rewards is left out when the request set rewards to false.
 type UiConfirmedBlock struct {
 	PreviousBlockhash   Hash                  `json:"previousBlockhash"`             // Blockhash of the parent block. When the parent is no longer available (ledger cleanup) it is `1111111111111...
@@ -1657,6 +2237,11 @@ type UiConfirmedBlock struct {
 	NumRewardPartitions *uint64               `json:"numRewardPartitions,omitempty"` // Number of partitions the epoch's staking rewards are paid in; only on blocks where it is known.
 	BlockTime           *int64                `json:"blockTime"`                     // Estimated production time, Unix seconds; null when unknown.
 	BlockHeight         *uint64               `json:"blockHeight"`                   // Number of blocks beneath this block; null when unknown.
+}
+
+func (v *UiConfirmedBlock) UnmarshalJSON(data []byte) error {
+	type plain UiConfirmedBlock
+	return decodeExact(data, (*plain)(v), "previousBlockhash", "blockhash", "parentSlot", "transactions", "signatures", "rewards", "numRewardPartitions", "blockTime", "blockHeight")
 }
 
 // UiInstruction: An instruction in any of its JSON forms: compiled (json encoding), parsed, or partially decoded (jsonParsed encoding).
@@ -1749,6 +2334,11 @@ type UiParsedInstruction struct {
 	StackHeight *uint32 `json:"stackHeight"` // Invocation depth, as for UiCompiledInstruction.
 }
 
+func (v *UiParsedInstruction) UnmarshalJSON(data []byte) error {
+	type plain UiParsedInstruction
+	return decodeExact(data, (*plain)(v), "program", "programId", "parsed", "stackHeight")
+}
+
 // UiParsedMessage: A transaction message with resolved account keys and decoded instructions (jsonParsed encoding). It has no header: each key carries its signer and writable flags.
 type UiParsedMessage struct {
 	AccountKeys         []ParsedAccountKey      `json:"accountKeys"` // All account keys, including those loaded from lookup tables (source `lookupTable`).
@@ -1757,12 +2347,22 @@ type UiParsedMessage struct {
 	AddressTableLookups *[]UiAddressTableLookup `json:"addressTableLookups,omitempty"` // Present for version 0 messages only.
 }
 
+func (v *UiParsedMessage) UnmarshalJSON(data []byte) error {
+	type plain UiParsedMessage
+	return decodeExact(data, (*plain)(v), "accountKeys", "recentBlockhash", "instructions", "addressTableLookups")
+}
+
 // UiPartiallyDecodedInstruction: An instruction of a program without a parser (or whose parse failed) in a jsonParsed result: the program and accounts are resolved to addresses, the data stays base-58.
 type UiPartiallyDecodedInstruction struct {
 	ProgramId   Pubkey   `json:"programId"`
 	Accounts    []Pubkey `json:"accounts"`    // Addresses of the accounts passed to the program, in order.
 	Data        string   `json:"data"`        // The instruction's input data, base-58 encoded.
 	StackHeight *uint32  `json:"stackHeight"` // Invocation depth, as for UiCompiledInstruction.
+}
+
+func (v *UiPartiallyDecodedInstruction) UnmarshalJSON(data []byte) error {
+	type plain UiPartiallyDecodedInstruction
+	return decodeExact(data, (*plain)(v), "programId", "accounts", "data", "stackHeight")
 }
 
 // UiRawMessage: A transaction message as compiled (json encoding).
@@ -1774,6 +2374,11 @@ type UiRawMessage struct {
 	AddressTableLookups *[]UiAddressTableLookup `json:"addressTableLookups,omitempty"` // Present for version 0 messages only.
 }
 
+func (v *UiRawMessage) UnmarshalJSON(data []byte) error {
+	type plain UiRawMessage
+	return decodeExact(data, (*plain)(v), "header", "accountKeys", "recentBlockhash", "instructions", "addressTableLookups")
+}
+
 // UiTokenAmount: A token amount, both raw and with the mint's decimals applied. Used by getTokenAccountBalance, getTokenSupply, token balances in transaction metadata and jsonParsed token accounts.
 type UiTokenAmount struct {
 	Amount         string `json:"amount"`         // The raw amount (a u64) as a decimal string, ignoring decimals.
@@ -1782,10 +2387,20 @@ type UiTokenAmount struct {
 	UiAmountString string `json:"uiAmountString"` // The amount with decimals applied, as a decimal string (use this instead of uiAmount).
 }
 
+func (v *UiTokenAmount) UnmarshalJSON(data []byte) error {
+	type plain UiTokenAmount
+	return decodeExact(data, (*plain)(v), "amount", "decimals", "uiAmount", "uiAmountString")
+}
+
 // UiTransaction: A transaction in JSON form.
 type UiTransaction struct {
 	Signatures []Signature `json:"signatures"` // The signatures, never empty; signature i belongs to account key i. The first one is the transaction id.
 	Message    UiMessage   `json:"message"`
+}
+
+func (v *UiTransaction) UnmarshalJSON(data []byte) error {
+	type plain UiTransaction
+	return decodeExact(data, (*plain)(v), "signatures", "message")
 }
 
 // UiTransactionStatusMeta: What executing the transaction did (json, jsonParsed, base58 and base64 encodings). The list-valued keys are always sent, as null when the node did not record them. loadedAddresses is sent for every encoding except jsonParsed (whose accountKeys carry `source` instead); returnData, computeUnitsConsumed and costUnits are left out when absent.
@@ -1806,6 +2421,11 @@ type UiTransactionStatusMeta struct {
 	CostUnits            *uint64                     `json:"costUnits,omitempty"`            // The transaction's cost in the block cost model (newest reference releases only).
 }
 
+func (v *UiTransactionStatusMeta) UnmarshalJSON(data []byte) error {
+	type plain UiTransactionStatusMeta
+	return decodeExact(data, (*plain)(v), "err", "status", "fee", "preBalances", "postBalances", "innerInstructions", "logMessages", "preTokenBalances", "postTokenBalances", "rewards", "loadedAddresses", "returnData", "computeUnitsConsumed", "costUnits")
+}
+
 // UiTransactionTokenBalance: The balance of one token account touched by the transaction, before or after it ran.
 type UiTransactionTokenBalance struct {
 	AccountIndex  uint8         `json:"accountIndex"`        // Index of the token account in the transaction's account keys.
@@ -1815,11 +2435,21 @@ type UiTransactionTokenBalance struct {
 	UiTokenAmount UiTokenAmount `json:"uiTokenAmount"`
 }
 
+func (v *UiTransactionTokenBalance) UnmarshalJSON(data []byte) error {
+	type plain UiTransactionTokenBalance
+	return decodeExact(data, (*plain)(v), "accountIndex", "mint", "owner", "programId", "uiTokenAmount")
+}
+
 // Version: Software version of the node. node-core is the key the specification names; solana-core carries the same value for existing clients, which read that key.
 type Version struct {
 	SolanaCore string `json:"solana-core"` // Software version (semver), under the key existing clients read.
 	NodeCore   string `json:"node-core"`   // Software version (semver), under the key the specification names.
 	FeatureSet uint32 `json:"feature-set"` // Identifier of the node's feature set (first 4 bytes of its hash, as an unsigned 32-bit number).
+}
+
+func (v *Version) UnmarshalJSON(data []byte) error {
+	type plain Version
+	return decodeExact(data, (*plain)(v), "solana-core", "node-core", "feature-set")
 }
 
 // VoteAccountInfo: One vote account as reported by getVoteAccounts.
@@ -1834,10 +2464,20 @@ type VoteAccountInfo struct {
 	EpochCredits     [][3]uint64 `json:"epochCredits"`     // Vote credits of the most recent epochs (at most 5 entries), each [epoch, credits, previousCredits], where c...
 }
 
+func (v *VoteAccountInfo) UnmarshalJSON(data []byte) error {
+	type plain VoteAccountInfo
+	return decodeExact(data, (*plain)(v), "votePubkey", "nodePubkey", "activatedStake", "epochVoteAccount", "commission", "lastVote", "rootSlot", "epochCredits")
+}
+
 // VoteAccountStatus: All vote accounts of the bank, split by whether they vote recently enough.
 type VoteAccountStatus struct {
 	Current    []VoteAccountInfo `json:"current"`    // Vote accounts whose last vote is within the delinquent slot distance of the bank's slot.
 	Delinquent []VoteAccountInfo `json:"delinquent"` // Vote accounts that have not voted within the delinquent slot distance.
+}
+
+func (v *VoteAccountStatus) UnmarshalJSON(data []byte) error {
+	type plain VoteAccountStatus
+	return decodeExact(data, (*plain)(v), "current", "delinquent")
 }
 
 type VoteSubscribeNotification = RpcVote

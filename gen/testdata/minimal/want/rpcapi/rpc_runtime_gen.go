@@ -210,6 +210,106 @@ func jsonKind(data []byte) string {
 	return "number"
 }
 
+// decodeExact decodes the JSON object data into dst as encoding/json does, except that a key must match a field
+// name exactly (keys lists them): encoding/json also takes a key that matches a field ignoring case, so
+// {"COMMITMENT":"processed"} would set Commitment, where the reference ignores it as an unknown key. Keys that
+// match no field exactly are renamed out of reach ('#' is no field's first character) before decoding; the data
+// is copied only then.
+func decodeExact(data []byte, dst any, keys ...string) error {
+	var renamed []byte
+	done := 0 // data[:done] is in renamed
+	i := skipJSONSpace(data, 0)
+	if i < len(data) && data[i] == '{' {
+		i = skipJSONSpace(data, i+1)
+		for i < len(data) && data[i] == '"' {
+			end := skipJSONString(data, i)
+			if end > len(data) {
+				break // not valid JSON: json.Unmarshal says why
+			}
+			if !exactKey(data[i:end], keys) {
+				renamed = append(append(renamed, data[done:i+1]...), '#')
+				done = i + 1
+			}
+			i = skipJSONSpace(data, end)
+			if i >= len(data) || data[i] != ':' {
+				break
+			}
+			i = skipJSONValue(data, skipJSONSpace(data, i+1))
+			if i >= len(data) || data[i] != ',' {
+				break
+			}
+			i = skipJSONSpace(data, i+1)
+		}
+	}
+	if renamed != nil {
+		data = append(renamed, data[done:]...)
+	}
+	return json.Unmarshal(data, dst)
+}
+
+// exactKey reports whether the quoted JSON string raw spells one of keys.
+func exactKey(raw []byte, keys []string) bool {
+	name := raw[1 : len(raw)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return true // left for json.Unmarshal to report
+		}
+		name = []byte(s)
+	}
+	for _, k := range keys {
+		if string(name) == k {
+			return true
+		}
+	}
+	return false
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSONString returns the index after the string that opens at b[i]; past len(b) when it does not close.
+func skipJSONString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b) + 1
+}
+
+// skipJSONValue returns the index of the ',' or '}' (or ']') that ends the value starting at b[i], or len(b).
+func skipJSONValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i = skipJSONString(b, i)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return len(b)
+}
+
 // hasKeys reports whether a JSON object has every one of keys.
 func hasKeys(data []byte, keys ...string) bool {
 	var m map[string]json.RawMessage
@@ -232,7 +332,7 @@ func commitmentOf(list []json.RawMessage) string {
 	var c struct {
 		Commitment string `json:"commitment"`
 	}
-	if json.Unmarshal(list[len(list)-1], &c) != nil {
+	if decodeExact(list[len(list)-1], &c, "commitment") != nil {
 		return ""
 	}
 	return c.Commitment

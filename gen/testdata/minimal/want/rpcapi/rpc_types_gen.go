@@ -21,9 +21,19 @@ type Config struct {
 	Limit      *uint64     `json:"limit,omitempty"`
 }
 
+func (v *Config) UnmarshalJSON(data []byte) error {
+	type plain Config
+	return decodeExact(data, (*plain)(v), "commitment", "limit")
+}
+
 type CountSubscribeNotification struct {
 	Count uint64  `json:"count"`
 	Note  *string `json:"note,omitempty"`
+}
+
+func (v *CountSubscribeNotification) UnmarshalJSON(data []byte) error {
+	type plain CountSubscribeNotification
+	return decodeExact(data, (*plain)(v), "count", "note")
 }
 
 type CountSubscribeResult = uint64
@@ -76,6 +86,11 @@ type Item struct {
 	Amount uint64     `json:"amount"`
 	Note   *string    `json:"note"`
 	Pair   *[2]string `json:"pair,omitempty"`
+}
+
+func (v *Item) UnmarshalJSON(data []byte) error {
+	type plain Item
+	return decodeExact(data, (*plain)(v), "key", "amount", "note", "pair")
 }
 
 type Pubkey = string

@@ -1,0 +1,73 @@
+package main
+
+// Tests of the generated decoders' key matching, run on the generated package itself.
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ledgerd/generated/rpcapi"
+)
+
+// Keys match exactly, as the reference's decoders do: a key that differs in case is an unknown key, ignored.
+func TestGeneratedDecodersMatchKeysExactly(t *testing.T) {
+	t.Parallel()
+	const key = `"4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T"`
+
+	var balance rpcapi.GetBalanceParams
+	if err := json.Unmarshal([]byte(`[`+key+`,{"COMMITMENT":"processed","commitment":"finalized","MinContextSlot":7}]`), &balance); err != nil {
+		t.Fatal(err)
+	}
+	if c := balance.Config; c == nil || c.Commitment == nil || *c.Commitment != "finalized" || c.MinContextSlot != nil {
+		t.Errorf("getBalance config = %+v, want commitment finalized and no minContextSlot", c)
+	}
+
+	// A method that refuses processed does not see it under another spelling.
+	var block rpcapi.GetBlockParams
+	if err := json.Unmarshal([]byte(`[5,{"COMMITMENT":"processed"}]`), &block); err != nil {
+		t.Errorf("getBlock with COMMITMENT processed: %v, want it ignored", err)
+	}
+	if block.Config == nil || block.Config.Config == nil || block.Config.Config.Commitment != nil {
+		t.Errorf("getBlock config = %+v, want no commitment", block.Config)
+	}
+
+	// Nested objects, and keys spelled with escapes (which are exact after decoding).
+	var accounts rpcapi.GetProgramAccountsParams
+	raw := `[` + key + `,{"dataSlice":{"OFFSET":5,"length":1},"\u0065ncoding":"base64","Filters":[{"dataSize":3}]}]`
+	if err := json.Unmarshal([]byte(raw), &accounts); err != nil {
+		t.Fatal(err)
+	}
+	c := accounts.Config
+	if c == nil || c.DataSlice == nil || c.DataSlice.Offset != 0 || c.DataSlice.Length != 1 || c.Filters != nil ||
+		c.Encoding == nil || *c.Encoding != "base64" {
+		t.Errorf("getProgramAccounts config = %+v", c)
+	}
+}
+
+// FuzzExactDecode checks that the exact decoder never panics, never fails where encoding/json succeeds, and
+// agrees with encoding/json when no key can differ from a field name in case.
+func FuzzExactDecode(f *testing.F) {
+	f.Add(`{"offset":1,"length":2}`)
+	f.Add(`{"OFFSET":1,"length":2,"x":{"offset":[1,"}"]}}`)
+	f.Add(`{"off\u0073et":1}`)
+	f.Add(`{"offset":`)
+	f.Add(`null`)
+	f.Fuzz(func(t *testing.T, data string) {
+		var exact, loose rpcapi.DataSlice
+		errExact := json.Unmarshal([]byte(data), &exact)
+		type plain rpcapi.DataSlice
+		errLoose := json.Unmarshal([]byte(data), (*plain)(&loose))
+		// Renaming keys only takes members away from encoding/json, so it can only remove errors.
+		if errExact != nil && errLoose == nil {
+			t.Fatalf("exact decode error %v where encoding/json has none", errExact)
+		}
+		if strings.ToLower(data) != data || strings.ContainsAny(data, `\ſK`) {
+			return // keys may differ from the fields in case
+		}
+		if (errExact == nil) != (errLoose == nil) || !reflect.DeepEqual(exact, loose) {
+			t.Errorf("lower-case keys: exact %+v (%v), encoding/json %+v (%v)", exact, errExact, loose, errLoose)
+		}
+	})
+}
