@@ -13,7 +13,7 @@ const (
 	SlotCreated EventKind = iota
 	// TxProcessed: a transaction was executed into the working bank (Bank, Slot, Tx, Result).
 	TxProcessed
-	// SlotFrozen: the working bank was completed (Bank, Slot, Parent, Accounts, TransactionCount in Block).
+	// SlotFrozen: the working bank was completed and persisted (Bank, Slot, Parent, Accounts, Block, Txs).
 	SlotFrozen
 	// SlotConfirmed: the slot became the confirmed one (Bank, Slot).
 	SlotConfirmed
@@ -35,9 +35,21 @@ type Event struct {
 	// TxProcessed.
 	Tx     *core.Transaction
 	Result *runtime.Result
-	// SlotFrozen: the accounts the slot wrote, and the block.
+	// SlotFrozen: the accounts the slot wrote, the block, and its transactions as stored (in block order, so
+	// notifications need not read them back).
 	Accounts []core.Pubkey
 	Block    *BlockInfo
+	Txs      []*TxRecord
+}
+
+// blockRecords are the stored records of a frozen block's transactions, from its entries. The metadata is
+// shared with the entries, which nothing changes once recorded.
+func blockRecords(info *BlockInfo, entries []*txEntry) []*TxRecord {
+	out := make([]*TxRecord, len(entries))
+	for i, e := range entries {
+		out[i] = &TxRecord{Slot: info.Slot, Index: uint32(i), BlockTime: info.BlockTime, Tx: e.tx, Meta: e.meta}
+	}
+	return out
 }
 
 // Start starts the block producer of a ledger opened with Config.Paused (a no-op otherwise, or after Stop).

@@ -359,7 +359,8 @@ func (l *Ledger) commitFrozen() {
 	for k := range overlay {
 		written = append(written, k)
 	}
-	l.emit(Event{Kind: SlotFrozen, Slot: b.Slot, Parent: b.ParentSlot, Bank: b, Accounts: written, Block: info})
+	l.emit(Event{Kind: SlotFrozen, Slot: b.Slot, Parent: b.ParentSlot, Bank: b, Accounts: written, Block: info,
+		Txs: blockRecords(info, p.entries)})
 	l.emit(Event{Kind: SlotConfirmed, Slot: b.Slot, Bank: b})
 	for s := prevRoot + 1; s <= root && root > prevRoot; s++ {
 		l.mu.RLock()

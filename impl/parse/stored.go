@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"fmt"
+
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/encoding"
@@ -87,10 +89,18 @@ type BlockOptions struct {
 	MaxVersion *uint8
 }
 
-// EncodeBlock is the block as getBlock and blockSubscribe show it. txs are the transactions shown: the block's
-// own, or those a subscription's filter kept; nil means all of the block's, read from l only when the details
-// need more than their signatures. A v0 transaction without MaxVersion fails with *UnsupportedVersionError.
-func EncodeBlock(l *ledger.Ledger, info *ledger.BlockInfo, txs []*ledger.TxRecord, o BlockOptions) (*rpcapi.UiConfirmedBlock, error) {
+// NeedsTransactions reports whether a block encoded with o shows its transactions' contents (and not only their
+// signatures), which EncodeBlock must then be given.
+func (o BlockOptions) NeedsTransactions() bool {
+	return o.Details == rpcapi.TransactionDetailsFull || o.Details == rpcapi.TransactionDetailsAccounts
+}
+
+// EncodeBlock is the block as getBlock and blockSubscribe show it. It reads nothing: txs are the transactions
+// shown (the block's own, or those a subscription's filter kept), needed when o.NeedsTransactions (for the
+// signatures detail nil means all of the block's); parentPruned shows the parent's hash as the default hash, as
+// the reference does for a parent removed by ledger cleanup. A v0 transaction without MaxVersion fails with
+// *UnsupportedVersionError.
+func EncodeBlock(info *ledger.BlockInfo, txs []*ledger.TxRecord, parentPruned bool, o BlockOptions) (*rpcapi.UiConfirmedBlock, error) {
 	blockTime, height := info.BlockTime, info.BlockHeight
 	out := &rpcapi.UiConfirmedBlock{
 		PreviousBlockhash: info.PreviousBlockhash.String(),
@@ -99,8 +109,7 @@ func EncodeBlock(l *ledger.Ledger, info *ledger.BlockInfo, txs []*ledger.TxRecor
 		BlockTime:         &blockTime,
 		BlockHeight:       &height,
 	}
-	// A parent removed by ledger cleanup is shown as the default hash, as the reference does.
-	if info.Slot > 0 && info.ParentSlot < l.FirstAvailableBlock() {
+	if parentPruned {
 		out.PreviousBlockhash = core.Hash{}.String()
 	}
 	switch o.Details {
@@ -119,11 +128,8 @@ func EncodeBlock(l *ledger.Ledger, info *ledger.BlockInfo, txs []*ledger.TxRecor
 		}
 		out.Signatures = &sigs
 	case rpcapi.TransactionDetailsFull, rpcapi.TransactionDetailsAccounts:
-		if txs == nil {
-			var err error
-			if txs, err = l.BlockTransactions(info); err != nil {
-				return nil, err
-			}
+		if txs == nil && len(info.Signatures) > 0 {
+			return nil, fmt.Errorf("parse: the transactions of block %d were not given", info.Slot)
 		}
 		withVersion := o.MaxVersion != nil
 		list := make([]rpcapi.UiBlockTransaction, len(txs))

@@ -20,7 +20,7 @@ func (h *Hub) blockNotification(slot uint64, info *ledger.BlockInfo, txs []*ledg
 		return note, true
 	}
 	if txs == nil {
-		txs = []*ledger.TxRecord{} // these are all of them: EncodeBlock must not read them again
+		txs = []*ledger.TxRecord{} // these are all of them, none
 	}
 	if o.mentions != nil {
 		kept := make([]*ledger.TxRecord, 0, len(txs))
@@ -34,7 +34,8 @@ func (h *Hub) blockNotification(slot uint64, info *ledger.BlockInfo, txs []*ledg
 		}
 		txs = kept
 	}
-	block, err := parse.EncodeBlock(h.l, info, txs, o.BlockOptions)
+	parentPruned := info.Slot > 0 && info.ParentSlot < h.l.FirstAvailableBlock()
+	block, err := parse.EncodeBlock(info, txs, parentPruned, o.BlockOptions)
 	var unsupported *parse.UnsupportedVersionError
 	switch {
 	case errors.As(err, &unsupported):

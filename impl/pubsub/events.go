@@ -159,10 +159,14 @@ type worker struct {
 	writtenSlot uint64
 }
 
+// slotRecord is what a frozen slot changed. txs are its transactions as stored, kept until the slot is rooted
+// so that its confirmed and finalized notifications need not read them back; nil when not known (a slot
+// frozen before a restart).
 type slotRecord struct {
 	bank     *ledger.Bank
 	accounts []core.Pubkey
 	info     *ledger.BlockInfo
+	txs      []*ledger.TxRecord
 }
 
 func (w *worker) init(l *ledger.Ledger) {
@@ -234,7 +238,7 @@ func (h *Hub) onTransaction(it *item) {
 func (h *Hub) onFrozen(it *item) {
 	ev := it.ev
 	w := &h.w
-	w.records[ev.Slot] = &slotRecord{bank: ev.Bank, accounts: ev.Accounts, info: ev.Block}
+	w.records[ev.Slot] = &slotRecord{bank: ev.Bank, accounts: ev.Accounts, info: ev.Block, txs: ev.Txs}
 	w.startSlot(ev.Slot)
 	h.notifyAccounts(ev.Slot, ev.Bank, ledger.Processed, ev.Accounts, func(k core.Pubkey) uint64 {
 		if seq, seen := w.written[k]; seen && !it.dropped {
@@ -244,7 +248,10 @@ func (h *Hub) onFrozen(it *item) {
 	})
 	clear(w.written)
 	if it.dropped && ev.Block != nil && it.accepted < len(ev.Block.Signatures) {
-		txs, err := h.l.BlockTransactions(ev.Block)
+		txs, err := ev.Txs, error(nil)
+		if txs == nil {
+			txs, err = h.blockTxs(ev.Block)
+		}
 		if err != nil {
 			h.log.Error("pubsub: reading the transactions of a coalesced slot", "slot", ev.Slot, "err", err)
 		} else {

@@ -130,6 +130,8 @@ type Hub struct {
 	once    sync.Once
 
 	w worker // owned by the worker goroutine
+	// blockTxs reads a block's transactions from the store (the ledger's; tests count the reads).
+	blockTxs func(*ledger.BlockInfo) ([]*ledger.TxRecord, error)
 }
 
 // New returns a hub over l and starts its worker.
@@ -154,6 +156,7 @@ func New(l *ledger.Ledger, cfg Config) *Hub {
 		signatures: map[core.Signature]subList{},
 		stop:       make(chan struct{}),
 		stopped:    make(chan struct{}),
+		blockTxs:   l.BlockTransactions,
 	}
 	for c := range 3 {
 		h.accounts[c] = map[core.Pubkey]subList{}

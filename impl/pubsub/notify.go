@@ -164,7 +164,8 @@ func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Tran
 }
 
 // notifyBlock notifies the signature, logs and block subscriptions at commitment c of the transactions of a
-// slot that reached c. The block's transactions are read from the store only when someone watches them.
+// slot that reached c. The block's transactions come from the record; only a slot frozen before the node started
+// has them read from the store, and only when someone watches them.
 func (h *Hub) notifyBlock(seq, slot uint64, c ledger.Commitment, rec *slotRecord) {
 	info := rec.info
 	if info == nil {
@@ -187,9 +188,11 @@ func (h *Hub) notifyBlock(seq, slot uint64, c ledger.Commitment, rec *slotRecord
 	if !watched && len(blocks) == 0 {
 		return
 	}
-	txs, err := h.l.BlockTransactions(info)
-	if err != nil {
-		h.log.Error("pubsub: reading a block's transactions", "slot", slot, "err", err)
+	txs, err := rec.txs, error(nil)
+	if txs == nil {
+		if txs, err = h.blockTxs(info); err != nil {
+			h.log.Error("pubsub: reading a block's transactions", "slot", slot, "err", err)
+		}
 	}
 	if watched && err == nil {
 		for _, tx := range txs {

@@ -74,7 +74,14 @@ func (s *Server) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (rpcapi
 	if err != nil {
 		return nil, err
 	}
-	b, err := parse.EncodeBlock(s.ledger, info, nil, o)
+	var txs []*ledger.TxRecord
+	if o.NeedsTransactions() {
+		if txs, err = s.ledger.BlockTransactions(info); err != nil {
+			return nil, err
+		}
+	}
+	parentPruned := info.Slot > 0 && info.ParentSlot < s.ledger.FirstAvailableBlock()
+	b, err := parse.EncodeBlock(info, txs, parentPruned, o)
 	if err != nil {
 		return nil, encodeTxVersionErr(err)
 	}
