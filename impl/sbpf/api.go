@@ -332,6 +332,11 @@ func (vm *VM) Translate(addr, n uint64, access AccessType) ([]byte, error) {
 	return vm.translate(addr, n, access)
 }
 
+// Release hands the VM's stack and heap back for reuse by later VMs (cleared as far as they were
+// written). Call it once the results are read and nothing holds bytes from Translate; afterwards
+// Run and Translate fail. Not calling it is fine: the memory is then collected as usual.
+func (vm *VM) Release() { vm.release() }
+
 // Consume charges a syscall's compute units (ErrComputationalBudgetExceeded when short; the
 // meter is then empty).
 func (vm *VM) Consume(units uint64) error { return vm.meter.Consume(units) }

@@ -31,6 +31,7 @@ func benchLoop(b *testing.B, body ...[]byte) {
 		if _, err := vm.Run(); err != nil {
 			b.Fatal(err)
 		}
+		vm.Release()
 		if vm.Used() != perRun {
 			b.Fatalf("used %d, want %d", vm.Used(), perRun)
 		}

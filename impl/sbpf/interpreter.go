@@ -5,87 +5,219 @@ import (
 	"math/bits"
 )
 
-// interpret runs the program until exit at depth 0 or a fault. Registers, pc and the compute
-// meter live in locals; they are written back to the VM around syscalls (which may read
-// registers and charge the meter) and at the end.
+// The interpreter is split in two so that its hot loop calls no functions: fast runs
+// instructions while they need nothing but registers, the aligned memory map and the call stack,
+// and returns to interpret for everything else (syscalls and call imm, memory accesses off the
+// fast path, exit at depth 0, faults). Without calls in the loop the compiler keeps pc, the
+// meter and the decoded fields in registers instead of spilling them every instruction.
 //
 // Metering follows the reference: before each instruction, an empty meter is
 // ExceededMaxInstructions, otherwise one unit is taken; lddw's second slot is skipped without a
 // charge; a syscall first settles the units used so far, then charges its own cost.
-func (vm *VM) interpret() (r0 uint64, err error) {
+
+type action uint8
+
+const (
+	actExit  action = iota // exit at depth 0: r0 is the result
+	actFault               // errKind at pc
+	actMem                 // the load or store at pc needs the full translation (charged already)
+	actCall                // call imm at pc (charged already)
+)
+
+// interp is the interpreter's state between fast runs.
+type interp struct {
+	reg       [16]uint64
+	pc        uint64
+	remaining uint64
+	depth     int
+	errKind   ErrorKind
+
+	prog       []uint64
+	regs       []memRegion // the aligned mapping's slots; nil for an unaligned mapping
+	frames     []callFrame
+	maxDepth   int
+	manualBump bool
+	frameBump  uint64
+	callxField int // v0/v1: register number in imm; v2: src; v3+: dst
+	textVAddr  uint64
+}
+
+func (vm *VM) interpret() (uint64, error) {
 	exe := vm.exe
-	prog := exe.program()
-	n := uint64(len(prog))
-	mem := vm.mem
-	regs := mem.regions
-	nregs := uint64(len(regs))
-	aligned := mem.aligned
-	loader := vm.loader
-	cfg := &loader.Config
+	cfg := &vm.loader.Config
 	version := exe.Version
-	static := version.StaticSyscalls()
-	manualBump := version.ManualStackFrameBump()
-	frameBump := uint64(cfg.StackFrameSize)
+	st := &interp{
+		reg:        vm.reg,
+		pc:         vm.pc,
+		remaining:  vm.meter.Remaining,
+		depth:      vm.depth,
+		prog:       exe.program(),
+		frames:     vm.frames,
+		maxDepth:   cfg.MaxCallDepth,
+		manualBump: version.ManualStackFrameBump(),
+		frameBump:  uint64(cfg.StackFrameSize),
+		textVAddr:  exe.TextVAddr,
+	}
+	if vm.mem.aligned {
+		st.regs = vm.mem.regions
+	}
 	if version.StackFrameGaps() && cfg.EnableStackFrameGaps {
-		frameBump *= 2
+		st.frameBump *= 2
 	}
-	callxField := 0 // v0/v1: register number in imm; v2: src; v3+: dst
 	if version.CallxUsesSrcReg() {
-		callxField = 1
+		st.callxField = 1
 	} else if version.CallxUsesDstReg() {
-		callxField = 2
+		st.callxField = 2
 	}
-	maxDepth := cfg.MaxCallDepth
-	frames := vm.frames
-	depth := vm.depth
-
-	reg := vm.reg
-	pc := vm.pc
-	remaining := vm.meter.Remaining
-
-	// fail records the error at the current pc and leaves the loop's state in the VM.
-	var fault *Error
-	fail := func(kind ErrorKind) {
-		fault = &Error{Kind: kind, PC: pc}
-	}
-
-	// push saves the caller's state for call/callx; false when the depth limit is hit.
-	push := func(ret uint64) bool {
-		f := &frames[depth]
-		f.saved = [4]uint64{reg[6], reg[7], reg[8], reg[9]}
-		f.fp = reg[10]
-		f.ret = ret
-		depth++
-		if depth >= maxDepth {
-			return false
+	defer func() {
+		vm.reg, vm.pc, vm.depth = st.reg, st.pc, st.depth
+		vm.meter.Remaining = st.remaining
+	}()
+	for {
+		switch st.fast() {
+		case actExit:
+			return st.reg[0], nil
+		case actFault:
+			return 0, &Error{Kind: st.errKind, PC: st.pc}
+		case actMem:
+			if err := vm.slowMemory(st); err != nil {
+				return 0, err
+			}
+		case actCall:
+			if err := vm.call(st); err != nil {
+				return 0, err
+			}
 		}
-		if !manualBump {
-			reg[10] += frameBump
-		}
-		return true
 	}
+}
+
+// slowMemory executes the load or store at st.pc through the full translation.
+func (vm *VM) slowMemory(st *interp) error {
+	x := st.prog[st.pc]
+	dst := (x >> 8) & 15
+	src := (x >> 12) & 15
+	off := uint64(int64(int16(x >> 16)))
+	op := uint8(x)
+	if op <= sLDX8 {
+		size := loadSize(op)
+		addr := st.reg[src] + off
+		v, ok := vm.mem.load(addr, size)
+		if !ok {
+			e := vm.mem.violation(Load, addr, size)
+			e.PC = st.pc
+			return e
+		}
+		st.reg[dst] = v
+	} else {
+		size := storeSize(op)
+		addr := st.reg[dst] + off
+		v := simm(x)
+		if op >= sSTX1 {
+			v = st.reg[src]
+		}
+		if !vm.mem.store(addr, size, v) {
+			e := vm.mem.violation(Store, addr, size)
+			e.PC = st.pc
+			return e
+		}
+	}
+	st.pc++
+	return nil
+}
+
+// call executes call imm at st.pc: a syscall by key, then (v0-v2) a function by key, or (v3+,
+// src=1) a relative call; neither is UnsupportedInstruction. In v0-v2 a key registered as both
+// runs the syscall and then calls the function, as the reference does.
+func (vm *VM) call(st *interp) error {
+	x := st.prog[st.pc]
+	src := (x >> 12) & 15
+	pc := st.pc
+	next := pc + 1
+	n := uint64(len(st.prog))
+	static := vm.exe.Version.StaticSyscalls()
+	key := uint32(x >> 32)
+	resolved := false
+	fail := func(kind ErrorKind) error { return &Error{Kind: kind, PC: pc} }
+	if !static || src == 0 {
+		if e, ok := vm.loader.syscalls[key]; ok {
+			vm.reg, vm.pc, vm.depth = st.reg, pc, st.depth
+			vm.meter.Remaining = st.remaining
+			v, err := e.Fn(vm, st.reg[1], st.reg[2], st.reg[3], st.reg[4], st.reg[5])
+			st.remaining = vm.meter.Remaining
+			if err != nil {
+				return &Error{Kind: ErrSyscall, PC: pc, Err: err}
+			}
+			st.reg[0] = v
+			resolved = true
+		}
+	}
+	var target uint64
+	hasTarget := false
+	if static {
+		t := int64(next) + int64(simm(x))
+		if src == 1 && t >= 0 && uint64(t) < n {
+			target, hasTarget = uint64(t), true
+		}
+	} else if t, ok := vm.exe.Functions[key]; ok {
+		target, hasTarget = t, true
+	}
+	if hasTarget {
+		f := &st.frames[st.depth]
+		f.saved = [4]uint64{st.reg[6], st.reg[7], st.reg[8], st.reg[9]}
+		f.fp, f.ret = st.reg[10], next
+		st.depth++
+		if st.depth >= st.maxDepth {
+			return fail(ErrCallDepthExceeded)
+		}
+		if !st.manualBump {
+			st.reg[10] += st.frameBump
+		}
+		if target >= n {
+			return fail(ErrCallOutsideTextSegment)
+		}
+		next = target
+		resolved = true
+	}
+	if !resolved {
+		return fail(ErrUnsupportedInstruction)
+	}
+	st.pc = next
+	return nil
+}
+
+// fast runs instructions until one needs interpret; st.pc is then that instruction.
+func (st *interp) fast() (act action) {
+	prog := st.prog
+	n := uint64(len(prog))
+	regs := st.regs
+	nregs := uint64(len(regs))
+	frames := st.frames
+	depth := st.depth
+	reg := &st.reg
+	pc := st.pc
+	remaining := st.remaining
+	act = actFault
 
 loop:
 	for {
 		if remaining == 0 {
-			fail(ErrExceededMaxInstructions)
+			st.errKind = ErrExceededMaxInstructions
 			break
 		}
 		remaining--
 		if pc >= n {
-			fail(ErrExecutionOverrun)
+			st.errKind = ErrExecutionOverrun
 			break
 		}
 		x := prog[pc]
 		dst := (x >> 8) & 15
 		src := (x >> 12) & 15
-		imm := uint64(int64(int32(x >> 32))) // sign-extended, as every 64-bit use wants it
 		next := pc + 1
 
 		switch uint8(x) {
 		case sLDDW:
 			if next >= n {
-				fail(ErrExecutionOverrun)
+				st.errKind = ErrExecutionOverrun
 				break loop
 			}
 			reg[dst] = uint64(uint32(x>>32)) | prog[next]&0xffffffff00000000
@@ -96,130 +228,125 @@ loop:
 		case sLDX1, sLDX2, sLDX4, sLDX8:
 			size := loadSize(uint8(x))
 			addr := reg[src] + uint64(int64(int16(x>>16)))
-			if i := addr >> VirtualAddressBits; aligned && i < nregs {
+			if i := addr >> VirtualAddressBits; i < nregs {
 				r := &regs[i]
 				if off, ok := r.hostRange(addr, size); ok {
 					reg[dst] = readLE(r.data[off:], size)
 					break
 				}
 			}
-			v, ok := mem.load(addr, size)
-			if !ok {
-				fault = mem.violation(Load, addr, size)
-				fault.PC = pc
-				break loop
-			}
-			reg[dst] = v
+			act = actMem
+			break loop
 		case sST1, sST2, sST4, sST8, sSTX1, sSTX2, sSTX4, sSTX8:
 			size := storeSize(uint8(x))
 			addr := reg[dst] + uint64(int64(int16(x>>16)))
-			v := imm
+			v := simm(x)
 			if uint8(x) >= sSTX1 {
 				v = reg[src]
 			}
-			if i := addr >> VirtualAddressBits; aligned && i < nregs {
+			if i := addr >> VirtualAddressBits; i < nregs {
 				r := &regs[i]
 				if off, ok := r.hostRange(addr, size); ok && r.writable {
+					if off+size > r.dirty {
+						r.dirty = off + size
+					}
 					writeLE(r.data[off:], size, v)
 					break
 				}
 			}
-			if !mem.store(addr, size, v) {
-				fault = mem.violation(Store, addr, size)
-				fault.PC = pc
-				break loop
-			}
+			act = actMem
+			break loop
 
 		// 32-bit ALU. v0/v1/v3 sign-extend add/sub/mul results; v2 zero-extends them.
 		case sADD32I:
-			reg[dst] = sx32(uint32(reg[dst]) + uint32(imm))
+			reg[dst] = sx32(uint32(reg[dst]) + uint32(simm(x)))
 		case sADD32R:
 			reg[dst] = sx32(uint32(reg[dst]) + uint32(reg[src]))
 		case sSUB32I:
-			reg[dst] = sx32(uint32(reg[dst]) - uint32(imm))
+			reg[dst] = sx32(uint32(reg[dst]) - uint32(simm(x)))
 		case sSUB32R:
 			reg[dst] = sx32(uint32(reg[dst]) - uint32(reg[src]))
 		case sMUL32I:
-			reg[dst] = sx32(uint32(reg[dst]) * uint32(imm))
+			reg[dst] = sx32(uint32(reg[dst]) * uint32(simm(x)))
 		case sMUL32R:
 			reg[dst] = sx32(uint32(reg[dst]) * uint32(reg[src]))
 		case sADD32IZ:
-			reg[dst] = uint64(uint32(reg[dst]) + uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) + uint32(simm(x)))
 		case sADD32RZ:
 			reg[dst] = uint64(uint32(reg[dst]) + uint32(reg[src]))
 		case sSUB32ISwapZ:
-			reg[dst] = uint64(uint32(imm) - uint32(reg[dst]))
+			reg[dst] = uint64(uint32(simm(x)) - uint32(reg[dst]))
 		case sSUB32RZ:
 			reg[dst] = uint64(uint32(reg[dst]) - uint32(reg[src]))
 		case sDIV32I:
-			if uint32(imm) == 0 { // unreachable after verification
-				fail(ErrDivideByZero)
+			if uint32(simm(x)) == 0 { // unreachable after verification
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] = uint64(uint32(reg[dst]) / uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) / uint32(simm(x)))
 		case sDIV32R:
 			if uint32(reg[src]) == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] = uint64(uint32(reg[dst]) / uint32(reg[src]))
 		case sOR32I:
-			reg[dst] = uint64(uint32(reg[dst]) | uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) | uint32(simm(x)))
 		case sOR32R:
 			reg[dst] = uint64(uint32(reg[dst]) | uint32(reg[src]))
 		case sAND32I:
-			reg[dst] = uint64(uint32(reg[dst]) & uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) & uint32(simm(x)))
 		case sAND32R:
 			reg[dst] = uint64(uint32(reg[dst]) & uint32(reg[src]))
 		case sLSH32I:
-			reg[dst] = uint64(uint32(reg[dst]) << (imm & 31))
+			reg[dst] = uint64(uint32(reg[dst]) << (simm(x) & 31))
 		case sLSH32R:
 			reg[dst] = uint64(uint32(reg[dst]) << (reg[src] & 31))
 		case sRSH32I:
-			reg[dst] = uint64(uint32(reg[dst]) >> (imm & 31))
+			reg[dst] = uint64(uint32(reg[dst]) >> (simm(x) & 31))
 		case sRSH32R:
 			reg[dst] = uint64(uint32(reg[dst]) >> (reg[src] & 31))
 		case sNEG32:
 			reg[dst] = uint64(uint32(-int32(reg[dst])))
 		case sMOD32I:
-			if uint32(imm) == 0 {
-				fail(ErrDivideByZero)
+			if uint32(simm(x)) == 0 {
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] = uint64(uint32(reg[dst]) % uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) % uint32(simm(x)))
 		case sMOD32R:
 			if uint32(reg[src]) == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] = uint64(uint32(reg[dst]) % uint32(reg[src]))
 		case sXOR32I:
-			reg[dst] = uint64(uint32(reg[dst]) ^ uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) ^ uint32(simm(x)))
 		case sXOR32R:
 			reg[dst] = uint64(uint32(reg[dst]) ^ uint32(reg[src]))
 		case sMOV32I:
-			reg[dst] = uint64(uint32(imm))
+			reg[dst] = uint64(uint32(simm(x)))
 		case sMOV32R:
 			reg[dst] = uint64(uint32(reg[src]))
 		case sMOV32RSX:
 			reg[dst] = sx32(uint32(reg[src]))
 		case sARSH32I:
-			reg[dst] = uint64(uint32(int32(reg[dst]) >> (imm & 31)))
+			reg[dst] = uint64(uint32(int32(reg[dst]) >> (simm(x) & 31)))
 		case sARSH32R:
 			reg[dst] = uint64(uint32(int32(reg[dst]) >> (reg[src] & 31)))
 		case sLE:
-			switch int64(imm) {
+			switch int64(simm(x)) {
 			case 16:
 				reg[dst] = uint64(uint16(reg[dst]))
 			case 32:
 				reg[dst] = uint64(uint32(reg[dst]))
 			case 64:
 			default:
-				fail(ErrInvalidInstruction)
+				st.errKind = ErrInvalidInstruction
 				break loop
 			}
 		case sBE:
-			switch int64(imm) {
+			switch int64(simm(x)) {
 			case 16:
 				reg[dst] = uint64(bits.ReverseBytes16(uint16(reg[dst])))
 			case 32:
@@ -227,144 +354,144 @@ loop:
 			case 64:
 				reg[dst] = bits.ReverseBytes64(reg[dst])
 			default:
-				fail(ErrInvalidInstruction)
+				st.errKind = ErrInvalidInstruction
 				break loop
 			}
 
-		// 64-bit ALU; imm is sign-extended.
+		// 64-bit ALU; simm(x) is sign-extended.
 		case sADD64I:
-			reg[dst] += imm
+			reg[dst] += simm(x)
 		case sADD64R:
 			reg[dst] += reg[src]
 		case sSUB64I:
-			reg[dst] -= imm
+			reg[dst] -= simm(x)
 		case sSUB64ISwap:
-			reg[dst] = imm - reg[dst]
+			reg[dst] = simm(x) - reg[dst]
 		case sSUB64R:
 			reg[dst] -= reg[src]
 		case sMUL64I:
-			reg[dst] *= imm
+			reg[dst] *= simm(x)
 		case sMUL64R:
 			reg[dst] *= reg[src]
 		case sDIV64I:
-			if imm == 0 {
-				fail(ErrDivideByZero)
+			if simm(x) == 0 {
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] /= imm
+			reg[dst] /= simm(x)
 		case sDIV64R:
 			if reg[src] == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] /= reg[src]
 		case sOR64I:
-			reg[dst] |= imm
+			reg[dst] |= simm(x)
 		case sOR64R:
 			reg[dst] |= reg[src]
 		case sAND64I:
-			reg[dst] &= imm
+			reg[dst] &= simm(x)
 		case sAND64R:
 			reg[dst] &= reg[src]
 		case sLSH64I:
-			reg[dst] <<= imm & 63
+			reg[dst] <<= simm(x) & 63
 		case sLSH64R:
 			reg[dst] <<= reg[src] & 63
 		case sRSH64I:
-			reg[dst] >>= imm & 63
+			reg[dst] >>= simm(x) & 63
 		case sRSH64R:
 			reg[dst] >>= reg[src] & 63
 		case sNEG64:
 			reg[dst] = -reg[dst]
 		case sMOD64I:
-			if imm == 0 {
-				fail(ErrDivideByZero)
+			if simm(x) == 0 {
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] %= imm
+			reg[dst] %= simm(x)
 		case sMOD64R:
 			if reg[src] == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] %= reg[src]
 		case sXOR64I:
-			reg[dst] ^= imm
+			reg[dst] ^= simm(x)
 		case sXOR64R:
 			reg[dst] ^= reg[src]
 		case sMOV64I:
-			reg[dst] = imm
+			reg[dst] = simm(x)
 		case sMOV64R:
 			reg[dst] = reg[src]
 		case sARSH64I:
-			reg[dst] = uint64(int64(reg[dst]) >> (imm & 63))
+			reg[dst] = uint64(int64(reg[dst]) >> (simm(x) & 63))
 		case sARSH64R:
 			reg[dst] = uint64(int64(reg[dst]) >> (reg[src] & 63))
 		case sHOR64I:
-			reg[dst] |= uint64(uint32(imm)) << 32
+			reg[dst] |= uint64(uint32(simm(x))) << 32
 
 		// v2 product/quotient/remainder class: 32-bit results zero-extended.
 		case sLMUL32I:
-			reg[dst] = uint64(uint32(reg[dst]) * uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) * uint32(simm(x)))
 		case sLMUL32R:
 			reg[dst] = uint64(uint32(reg[dst]) * uint32(reg[src]))
 		case sLMUL64I:
-			reg[dst] *= imm
+			reg[dst] *= simm(x)
 		case sLMUL64R:
 			reg[dst] *= reg[src]
 		case sUHMUL64I:
-			reg[dst], _ = bits.Mul64(reg[dst], uint64(uint32(imm)))
+			reg[dst], _ = bits.Mul64(reg[dst], uint64(uint32(simm(x))))
 		case sUHMUL64R:
 			reg[dst], _ = bits.Mul64(reg[dst], reg[src])
 		case sSHMUL64I:
-			reg[dst] = mulhs(reg[dst], imm)
+			reg[dst] = mulhs(reg[dst], simm(x))
 		case sSHMUL64R:
 			reg[dst] = mulhs(reg[dst], reg[src])
 		case sUDIV32I:
-			if uint32(imm) == 0 {
-				fail(ErrDivideByZero)
+			if uint32(simm(x)) == 0 {
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] = uint64(uint32(reg[dst]) / uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) / uint32(simm(x)))
 		case sUDIV32R:
 			if uint32(reg[src]) == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] = uint64(uint32(reg[dst]) / uint32(reg[src]))
 		case sUDIV64I:
-			if uint32(imm) == 0 {
-				fail(ErrDivideByZero)
+			if uint32(simm(x)) == 0 {
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] /= uint64(uint32(imm))
+			reg[dst] /= uint64(uint32(simm(x)))
 		case sUDIV64R:
 			if reg[src] == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] /= reg[src]
 		case sUREM32I:
-			if uint32(imm) == 0 {
-				fail(ErrDivideByZero)
+			if uint32(simm(x)) == 0 {
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] = uint64(uint32(reg[dst]) % uint32(imm))
+			reg[dst] = uint64(uint32(reg[dst]) % uint32(simm(x)))
 		case sUREM32R:
 			if uint32(reg[src]) == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] = uint64(uint32(reg[dst]) % uint32(reg[src]))
 		case sUREM64I:
-			if uint32(imm) == 0 {
-				fail(ErrDivideByZero)
+			if uint32(simm(x)) == 0 {
+				st.errKind = ErrDivideByZero
 				break loop
 			}
-			reg[dst] %= uint64(uint32(imm))
+			reg[dst] %= uint64(uint32(simm(x)))
 		case sUREM64R:
 			if reg[src] == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			reg[dst] %= reg[src]
@@ -372,16 +499,16 @@ loop:
 			d := int32(reg[dst])
 			var s int32
 			if uint8(x) == sSDIV32I || uint8(x) == sSREM32I {
-				s = int32(imm)
+				s = int32(simm(x))
 			} else {
 				s = int32(reg[src])
 			}
 			if s == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			if d == -1<<31 && s == -1 {
-				fail(ErrDivideOverflow)
+				st.errKind = ErrDivideOverflow
 				break loop
 			}
 			if uint8(x) == sSDIV32I || uint8(x) == sSDIV32R {
@@ -393,16 +520,16 @@ loop:
 			d := int64(reg[dst])
 			var s int64
 			if uint8(x) == sSDIV64I || uint8(x) == sSREM64I {
-				s = int64(imm)
+				s = int64(simm(x))
 			} else {
 				s = int64(reg[src])
 			}
 			if s == 0 {
-				fail(ErrDivideByZero)
+				st.errKind = ErrDivideByZero
 				break loop
 			}
 			if d == -1<<63 && s == -1 {
-				fail(ErrDivideOverflow)
+				st.errKind = ErrDivideOverflow
 				break loop
 			}
 			if uint8(x) == sSDIV64I || uint8(x) == sSDIV64R {
@@ -415,7 +542,7 @@ loop:
 		case sJA:
 			next += uint64(int64(int16(x >> 16)))
 		case sJEQI:
-			if reg[dst] == imm {
+			if reg[dst] == simm(x) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJEQR:
@@ -423,7 +550,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJGTI:
-			if reg[dst] > imm {
+			if reg[dst] > simm(x) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJGTR:
@@ -431,7 +558,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJGEI:
-			if reg[dst] >= imm {
+			if reg[dst] >= simm(x) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJGER:
@@ -439,7 +566,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJLTI:
-			if reg[dst] < imm {
+			if reg[dst] < simm(x) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJLTR:
@@ -447,7 +574,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJLEI:
-			if reg[dst] <= imm {
+			if reg[dst] <= simm(x) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJLER:
@@ -455,7 +582,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSETI:
-			if reg[dst]&imm != 0 {
+			if reg[dst]&simm(x) != 0 {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSETR:
@@ -463,7 +590,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJNEI:
-			if reg[dst] != imm {
+			if reg[dst] != simm(x) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJNER:
@@ -471,7 +598,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGTI:
-			if int64(reg[dst]) > int64(imm) {
+			if int64(reg[dst]) > int64(simm(x)) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGTR:
@@ -479,7 +606,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGEI:
-			if int64(reg[dst]) >= int64(imm) {
+			if int64(reg[dst]) >= int64(simm(x)) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGER:
@@ -487,7 +614,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLTI:
-			if int64(reg[dst]) < int64(imm) {
+			if int64(reg[dst]) < int64(simm(x)) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLTR:
@@ -495,7 +622,7 @@ loop:
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLEI:
-			if int64(reg[dst]) <= int64(imm) {
+			if int64(reg[dst]) <= int64(simm(x)) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLER:
@@ -507,82 +634,45 @@ loop:
 		case sJEQ32I, sJEQ32R, sJGT32I, sJGT32R, sJGE32I, sJGE32R, sJLT32I, sJLT32R, sJLE32I, sJLE32R,
 			sJSET32I, sJSET32R, sJNE32I, sJNE32R, sJSGT32I, sJSGT32R, sJSGE32I, sJSGE32R,
 			sJSLT32I, sJSLT32R, sJSLE32I, sJSLE32R:
-			if jmp32(uint8(x), uint32(reg[dst]), uint32(imm), uint32(reg[src])) {
+			if jmp32(uint8(x), uint32(reg[dst]), uint32(simm(x)), uint32(reg[src])) {
 				next += uint64(int64(int16(x >> 16)))
 			}
 
 		case sCALL:
-			resolved := false
-			key := uint32(x >> 32)
-			if !static || src == 0 {
-				if e, ok := loader.syscalls[key]; ok {
-					vm.reg, vm.pc, vm.depth = reg, pc, depth
-					vm.meter.Remaining = remaining
-					v, serr := e.Fn(vm, reg[1], reg[2], reg[3], reg[4], reg[5])
-					remaining = vm.meter.Remaining
-					if serr != nil {
-						fault = &Error{Kind: ErrSyscall, PC: pc, Err: serr}
-						break loop
-					}
-					reg[0] = v
-					resolved = true
-				}
-			}
-			if static {
-				target := int64(next) + int64(imm)
-				if (int64(imm) > 0 && target < int64(next)) || (int64(imm) < 0 && target > int64(next)) {
-					target = -1 // saturated: outside the program either way
-				}
-				if src == 1 && target >= 0 && uint64(target) < n {
-					if !push(next) {
-						fail(ErrCallDepthExceeded)
-						break loop
-					}
-					next = uint64(target)
-					resolved = true
-				}
-			} else if target, ok := exe.Functions[key]; ok {
-				if !push(next) {
-					fail(ErrCallDepthExceeded)
-					break loop
-				}
-				if target >= n {
-					fail(ErrCallOutsideTextSegment)
-					break loop
-				}
-				next = target
-				resolved = true
-			}
-			if !resolved {
-				fail(ErrUnsupportedInstruction)
-				break loop
-			}
+			act = actCall
+			break loop
 		case sCALLX:
 			var target uint64
-			switch callxField {
+			switch st.callxField {
 			case 0:
-				target = reg[imm&15]
+				target = reg[simm(x)&15]
 			case 1:
 				target = reg[src]
 			default:
 				target = reg[dst]
 			}
-			if !push(next) {
-				fail(ErrCallDepthExceeded)
+			f := &frames[depth]
+			f.saved = [4]uint64{reg[6], reg[7], reg[8], reg[9]}
+			f.fp, f.ret = reg[10], next
+			depth++
+			if depth >= st.maxDepth {
+				st.errKind = ErrCallDepthExceeded
 				break loop
 			}
+			if !st.manualBump {
+				reg[10] += st.frameBump
+			}
 			// Truncating division: a target inside an instruction runs that instruction.
-			target = (target - exe.TextVAddr) / InsnSize
+			target = (target - st.textVAddr) / InsnSize
 			if target >= n {
-				fail(ErrCallOutsideTextSegment)
+				st.errKind = ErrCallOutsideTextSegment
 				break loop
 			}
 			next = target
 		case sEXIT:
 			if depth == 0 {
-				vm.reg, vm.pc, vm.depth = reg, pc, depth
-				vm.meter.Remaining = remaining
-				return reg[0], nil
+				act = actExit
+				break loop
 			}
 			depth--
 			f := &frames[depth]
@@ -591,15 +681,17 @@ loop:
 			next = f.ret
 
 		default:
-			fail(ErrUnsupportedInstruction)
+			st.errKind = ErrUnsupportedInstruction
 			break loop
 		}
 		pc = next
 	}
-	vm.reg, vm.pc, vm.depth = reg, pc, depth
-	vm.meter.Remaining = remaining
-	return 0, fault
+	st.pc, st.remaining, st.depth = pc, remaining, depth
+	return act
 }
+
+// simm is an instruction's imm field sign-extended to 64 bits, as every 64-bit use wants it.
+func simm(x uint64) uint64 { return uint64(int64(int32(x >> 32))) }
 
 func sx32(v uint32) uint64 { return uint64(int64(int32(v))) }
 

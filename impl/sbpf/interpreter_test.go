@@ -503,3 +503,45 @@ func TestVMRunsOnce(t *testing.T) {
 		t.Errorf("second run: %v", err)
 	}
 }
+
+func TestReleasedMemoryIsZeroForTheNextVM(t *testing.T) {
+	// Not parallel: it checks what the pools hand to the next VM.
+	write := [][]byte{
+		vld(1, 0x1122334455667788),
+		vi(OpSTXDW, 10, 1, -8, 0),
+		vi(OpSTXDW, 10, 1, -4, 0), // straddles into host frame 1
+		vld(2, MMHeapStart+DefaultHeapSize-8),
+		vi(OpSTXDW, 2, 1, 0, 0),
+		vld(2, MMStackStart+20*8192+100),
+		vi(OpSTXB, 2, 1, 0, 0),
+		vexit(),
+	}
+	read := [][]byte{
+		vi(OpLDXDW, 0, 10, -8, 0),
+		vld(2, MMStackStart+2*4096),
+		vi(OpLDXDW, 3, 2, 0, 0),
+		vi(OpOR64R, 0, 3, 0, 0),
+		vld(2, MMHeapStart+DefaultHeapSize-8),
+		vi(OpLDXDW, 3, 2, 0, 0),
+		vi(OpOR64R, 0, 3, 0, 0),
+		vld(2, MMStackStart+20*8192+100),
+		vi(OpLDXB, 3, 2, 0, 0),
+		vi(OpOR64R, 0, 3, 0, 0),
+		vexit(),
+	}
+	for i := 0; i < 20; i++ {
+		res := vmRun(t, vmOpts{}, write...)
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		res.vm.Release()
+		if _, err := res.vm.Translate(MMStackStart, 1, Load); err == nil {
+			t.Fatal("Translate after Release succeeded")
+		}
+		res = vmRun(t, vmOpts{}, read...)
+		if res.err != nil || res.r0 != 0 {
+			t.Fatalf("round %d: a new VM sees r0 = %#x (err %v), want zeroed memory", i, res.r0, res.err)
+		}
+		res.vm.Release()
+	}
+}

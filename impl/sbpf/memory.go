@@ -14,6 +14,9 @@ type memRegion struct {
 	writable bool
 	gapShift uint8
 	end      uint64 // end of the VM address range (twice the data length when gapped)
+	// dirty is the end of the host bytes written so far, so that a pooled buffer is cleared
+	// only as far as it was used.
+	dirty uint64
 }
 
 func makeRegion(r Region) memRegion {
@@ -124,6 +127,10 @@ func (m *memory) find(addr uint64) *memRegion {
 func (m *memory) mapRange(addr, n uint64, access AccessType) ([]byte, error) {
 	if r := m.find(addr); r != nil && (r.writable || access != Store) {
 		if off, ok := r.hostRange(addr, n); ok {
+			// Loads count too: a syscall holding the bytes could still write through them.
+			if r.writable && off+n > r.dirty {
+				r.dirty = off + n
+			}
 			return r.data[off : off+n : off+n], nil
 		}
 	}
@@ -162,6 +169,9 @@ func (m *memory) store(addr, size, v uint64) bool {
 	off, ok := r.hostRange(addr, size)
 	if !ok {
 		return false
+	}
+	if off+size > r.dirty {
+		r.dirty = off + size
 	}
 	b := r.data[off:]
 	switch size {
