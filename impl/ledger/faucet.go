@@ -118,7 +118,11 @@ func (l *Ledger) airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (
 		bank := l.Bank(Processed)
 		// The transfer's fee is one signature's; the faucet pays both.
 		needed := lamports + runtime.DefaultLamportsPerSignature
-		if acct, _ := bank.GetAccount(faucet); acct.Lamports < needed || needed < lamports {
+		acct, _, err := bank.Account(faucet) // a failed read is a storage error, never an empty faucet
+		if err != nil {
+			return core.Signature{}, err
+		}
+		if acct.Lamports < needed || needed < lamports {
 			return core.Signature{}, &FaucetEmptyError{Available: acct.Lamports, Needed: needed}
 		}
 		for _, h := range bank.recentBlockhashes(MaxProcessingAge / 2) {
