@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"math/big"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bn254"
 )
 
 func unhex(t testing.TB, s string) []byte {
@@ -465,5 +468,55 @@ func TestPoseidon(t *testing.T) {
 		if _, err := Poseidon(c.in, c.le, c.padded); err == nil {
 			t.Errorf("%s accepted", c.name)
 		}
+	}
+}
+
+// Independent checks of the group law and of arkworks' G2 sign convention (Fq2 ordered by c1,
+// then c0), which the compression round trips alone would not pin.
+func TestAltBn128Consistency(t *testing.T) {
+	t.Parallel()
+	gen := make([]byte, 64)
+	gen[31], gen[63] = 1, 2
+	twoG, err := AltBn128G1Addition(append(append([]byte{}, gen...), gen...), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := make([]byte, 32)
+	two[31] = 2
+	mul, err := AltBn128G1Multiplication(append(append([]byte{}, gen...), two...), false)
+	if err != nil || !bytes.Equal(twoG, mul) {
+		t.Errorf("G + G = %x, 2 * G = %x (%v)", twoG, mul, err)
+	}
+	neg := append([]byte{}, gen...)
+	copy(neg[32:], unhex(t, "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd45"))
+	if sum, err := AltBn128G1Addition(append(append([]byte{}, gen...), neg...), false); err != nil || !allZero(sum) {
+		t.Errorf("G + (-G) = %x, %v", sum, err)
+	}
+
+	var g2 bn254.G2Affine
+	_, _, _, g2 = bn254.Generators()
+	var k big.Int
+	found := false
+	for i := int64(1); i < 64 && !found; i++ {
+		var p bn254.G2Affine
+		p.ScalarMultiplication(&g2, k.SetInt64(i))
+		var negY bn254.E2
+		negY.Neg(&p.Y)
+		byC1 := p.Y.A1.Cmp(&negY.A1) > 0
+		byC0 := p.Y.A0.Cmp(&negY.A0) > 0
+		if byC1 == byC0 {
+			continue
+		}
+		found = true
+		c, err := AltBn128G2Compress(g2Encode(&p), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c[0]&0x80 != 0; got != byC1 {
+			t.Errorf("%d*G2: compressed sign bit %v, want %v (y.c1 decides)", i, got, byC1)
+		}
+	}
+	if !found {
+		t.Fatal("no multiple of G2 where c0 and c1 disagree")
 	}
 }
