@@ -5,12 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/sbpf"
 )
 
@@ -711,5 +713,32 @@ func TestNoHost(t *testing.T) {
 	}
 	if _, err := logString(vm, in, 0, 0, 0, 0); !errors.Is(err, ErrNoHost) {
 		t.Errorf("no host: %v", err)
+	}
+}
+
+// The getters read the account data the runtime keeps (impl/core/sysvar's encodings) and lay it
+// out as the programs' repr(C) structs.
+func TestSysvarGettersOnCoreEncodings(t *testing.T) {
+	t.Parallel()
+	es := sysvar.EpochSchedule{SlotsPerEpoch: 8192, LeaderScheduleSlotOffset: 8192, Warmup: true, FirstNormalEpoch: 8, FirstNormalSlot: 8160}
+	rent := sysvar.DefaultRent()
+	rewards := sysvar.EpochRewards{DistributionStartingBlockHeight: 7, NumPartitions: 3, TotalPoints: sysvar.Uint128{Lo: 5, Hi: 6}, TotalRewards: 9, DistributedRewards: 1, Active: true}
+	e := newEnv(t, make([]byte, 256), nil, 10_000)
+	e.host.sysvars[core.SysvarEpochScheduleID] = es.Marshal()
+	e.host.sysvars[core.SysvarRentID] = rent.Marshal()
+	e.host.sysvars[core.SysvarEpochRewardsID] = rewards.Marshal()
+	f := AllFeatures()
+	e.mustCall("epoch schedule", sysvarGetter(core.SysvarEpochScheduleID, 40, 8, epochScheduleStruct, f), 140, in)
+	e.mustCall("rent", sysvarGetter(core.SysvarRentID, 24, 8, rentStruct, f), 124, in+40)
+	e.mustCall("rewards", sysvarGetter(core.SysvarEpochRewardsID, 96, 16, epochRewardsStruct, f), 196, in+64)
+	u := func(off int) uint64 { return binary.LittleEndian.Uint64(e.input[off:]) }
+	if u(0) != 8192 || u(8) != 8192 || e.input[16] != 1 || u(24) != 8 || u(32) != 8160 {
+		t.Errorf("epoch schedule struct %v", e.input[:40])
+	}
+	if u(40) != 3480 || math.Float64frombits(u(48)) != 2.0 || e.input[56] != 50 {
+		t.Errorf("rent struct %v", e.input[40:64])
+	}
+	if u(64) != 7 || u(72) != 3 || u(64+48) != 5 || u(64+56) != 6 || u(64+64) != 9 || u(64+72) != 1 || e.input[64+80] != 1 {
+		t.Errorf("epoch rewards struct %v", e.input[64:160])
 	}
 }
