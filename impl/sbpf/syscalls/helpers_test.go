@@ -57,7 +57,7 @@ const (
 )
 
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	vm    *sbpf.VM
 	host  *fakeHost
 	meter *sbpf.Meter
@@ -66,7 +66,7 @@ type env struct {
 
 // newEnv makes a VM (never run) whose input region is a copy of input and whose program region
 // is ro (8-byte multiple, exit-padded), with budget compute units.
-func newEnv(t *testing.T, input, ro []byte, budget uint64) *env {
+func newEnv(t testing.TB, input, ro []byte, budget uint64) *env {
 	t.Helper()
 	text := append([]byte(nil), ro...)
 	for len(text)%8 != 0 || len(text) == 0 {

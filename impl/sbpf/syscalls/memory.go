@@ -16,12 +16,12 @@ type call struct {
 	aligned bool
 }
 
-func newCall(vm *sbpf.VM) (*call, error) {
+func newCall(vm *sbpf.VM) (call, error) {
 	h, ok := vm.Host.(Host)
 	if !ok {
-		return nil, ErrNoHost
+		return call{}, ErrNoHost
 	}
-	return &call{vm: vm, host: h, aligned: h.CheckAligned()}, nil
+	return call{vm: vm, host: h, aligned: h.CheckAligned()}, nil
 }
 
 // Type alignments of the values syscalls read and write (the reference's align_of on SBF).
@@ -97,13 +97,19 @@ func (c *call) store(outs ...out) ([][]byte, error) {
 	return res, nil
 }
 
-// store1 is store for a single destination.
+// store1 is store for a single destination of n bytes (nil when n is 0).
 func (c *call) store1(addr, n, align uint64) ([]byte, error) {
-	r, err := c.store(out{addr, n, 1, align})
+	if n == 0 {
+		return nil, nil
+	}
+	b, err := c.vm.Translate(addr, n, sbpf.Store)
 	if err != nil {
 		return nil, err
 	}
-	return r[0], nil
+	if c.misaligned(addr, align) {
+		return nil, syscallErr(ErrUnalignedPointer)
+	}
+	return b, nil
 }
 
 // overlaps is the negation of the reference's is_nonoverlapping: ranges overlap when the
