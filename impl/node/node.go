@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cockroachdb/pebble/vfs"
+
 	"ledgerd/generated/docs"
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/health"
@@ -61,8 +63,10 @@ type Config struct {
 	Snapshots    snapshot.Config
 	NoSnapshots  bool
 	FromSnapshot string
-	// Health names the known validators and the peers polled for their slots (Slot is filled in).
+	// Health names the known validators and the peers polled for their slots (Slot and Fault are filled in).
 	Health health.Config
+	// StoreFS is the ledger store's file system (tests: a full disk); nil is the operating system's.
+	StoreFS vfs.FS
 }
 
 // Defaults fills the zero fields with the reference node's defaults.
@@ -108,6 +112,7 @@ func Start(cfg Config) (*Node, error) {
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
 		AirdropPerTimeCap: cfg.AirdropPerTimeCap, AirdropTimeSlice: cfg.AirdropTimeSlice,
 		Logger: cfg.Logger, Now: cfg.Now, ExpectedGenesisHash: cfg.ExpectedGenesisHash, VerifyLedger: cfg.VerifyLedger,
+		StoreFS: cfg.StoreFS,
 		// The hub registers before the first slot, so subscribers never miss one and no event races the wiring.
 		Paused: true,
 	})
