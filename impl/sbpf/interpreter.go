@@ -225,32 +225,167 @@ loop:
 
 		// Loads and stores: the aligned mapping's region is found by index and translated inline;
 		// anything else (unaligned mapping, faults) takes the memory's full path.
-		case sLDX1, sLDX2, sLDX4, sLDX8:
-			size := loadSize(uint8(x))
+		// Loads and stores, one case per width so the translation folds the size in: the aligned
+		// mapping's slot is indexed directly; a miss (unaligned mapping, fault) goes to slowMemory.
+		case sLDX1:
 			addr := reg[src] + uint64(int64(int16(x>>16)))
 			if i := addr >> VirtualAddressBits; i < nregs {
 				r := &regs[i]
-				if off, ok := r.hostRange(addr, size); ok {
-					reg[dst] = readLE(r.data[off:], size)
+				if off, ok := r.hostRange(addr, 1); ok {
+					reg[dst] = uint64(r.data[off])
 					break
 				}
 			}
 			act = actMem
 			break loop
-		case sST1, sST2, sST4, sST8, sSTX1, sSTX2, sSTX4, sSTX8:
-			size := storeSize(uint8(x))
-			addr := reg[dst] + uint64(int64(int16(x>>16)))
-			v := simm(x)
-			if uint8(x) >= sSTX1 {
-				v = reg[src]
-			}
+		case sLDX2:
+			addr := reg[src] + uint64(int64(int16(x>>16)))
 			if i := addr >> VirtualAddressBits; i < nregs {
 				r := &regs[i]
-				if off, ok := r.hostRange(addr, size); ok && r.writable {
-					if off+size > r.dirty {
-						r.dirty = off + size
+				if off, ok := r.hostRange(addr, 2); ok {
+					reg[dst] = uint64(binary.LittleEndian.Uint16(r.data[off:]))
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sLDX4:
+			addr := reg[src] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 4); ok {
+					reg[dst] = uint64(binary.LittleEndian.Uint32(r.data[off:]))
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sLDX8:
+			addr := reg[src] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 8); ok {
+					reg[dst] = binary.LittleEndian.Uint64(r.data[off:])
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sST1:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 1); ok && r.writable {
+					if off+1 > r.dirty {
+						r.dirty = off + 1
 					}
-					writeLE(r.data[off:], size, v)
+					v := simm(x)
+					r.data[off] = byte(v)
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sST2:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 2); ok && r.writable {
+					if off+2 > r.dirty {
+						r.dirty = off + 2
+					}
+					v := simm(x)
+					binary.LittleEndian.PutUint16(r.data[off:], uint16(v))
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sST4:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 4); ok && r.writable {
+					if off+4 > r.dirty {
+						r.dirty = off + 4
+					}
+					v := simm(x)
+					binary.LittleEndian.PutUint32(r.data[off:], uint32(v))
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sST8:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 8); ok && r.writable {
+					if off+8 > r.dirty {
+						r.dirty = off + 8
+					}
+					v := simm(x)
+					binary.LittleEndian.PutUint64(r.data[off:], v)
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sSTX1:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 1); ok && r.writable {
+					if off+1 > r.dirty {
+						r.dirty = off + 1
+					}
+					v := reg[src]
+					r.data[off] = byte(v)
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sSTX2:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 2); ok && r.writable {
+					if off+2 > r.dirty {
+						r.dirty = off + 2
+					}
+					v := reg[src]
+					binary.LittleEndian.PutUint16(r.data[off:], uint16(v))
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sSTX4:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 4); ok && r.writable {
+					if off+4 > r.dirty {
+						r.dirty = off + 4
+					}
+					v := reg[src]
+					binary.LittleEndian.PutUint32(r.data[off:], uint32(v))
+					break
+				}
+			}
+			act = actMem
+			break loop
+		case sSTX8:
+			addr := reg[dst] + uint64(int64(int16(x>>16)))
+			if i := addr >> VirtualAddressBits; i < nregs {
+				r := &regs[i]
+				if off, ok := r.hostRange(addr, 8); ok && r.writable {
+					if off+8 > r.dirty {
+						r.dirty = off + 8
+					}
+					v := reg[src]
+					binary.LittleEndian.PutUint64(r.data[off:], v)
 					break
 				}
 			}
@@ -763,29 +898,4 @@ func jmp32(s semOp, d, imm, src uint32) bool {
 		return int32(d) <= int32(o)
 	}
 	return false
-}
-
-func readLE(b []byte, size uint64) uint64 {
-	switch size {
-	case 1:
-		return uint64(b[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	}
-	return binary.LittleEndian.Uint64(b)
-}
-
-func writeLE(b []byte, size, v uint64) {
-	switch size {
-	case 1:
-		b[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(b, uint16(v))
-	case 4:
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	default:
-		binary.LittleEndian.PutUint64(b, v)
-	}
 }
