@@ -96,11 +96,18 @@ func ParseGenesisHash(s string) ([32]byte, error) {
 	return [32]byte(b), nil
 }
 
-// checkExpectedGenesis refuses a ledger whose genesis hash is not cfg.ExpectedGenesisHash. It runs before
-// anything is created: a new chain's hash depends on its creation time and new keys, so a ledger directory
-// without a genesis can never match, and is refused untouched.
-func checkExpectedGenesis(cfg *Config) error {
+// checkExpectedGenesis refuses a ledger whose genesis hash is not cfg.ExpectedGenesisHash; g is nil before
+// the genesis is opened. The first check runs before anything is created: a new chain's hash depends on its
+// creation time and new keys, so a ledger directory without a genesis can never match, and is refused untouched.
+func checkExpectedGenesis(cfg *Config, g *Genesis) error {
 	if cfg.ExpectedGenesisHash == nil {
+		return nil
+	}
+	if g != nil {
+		if e := cfg.ExpectedGenesisHash; *e != g.Hash {
+			return fmt.Errorf("ledger %s: its genesis hash is %s, not the expected %s (--expected-genesis-hash): "+
+				"this is another chain", cfg.Dir, g.HashString(), base58.Encode(e[:]))
+		}
 		return nil
 	}
 	_, err := os.Stat(filepath.Join(cfg.Dir, GenesisFile))
@@ -112,14 +119,9 @@ func checkExpectedGenesis(cfg *Config) error {
 	return nil
 }
 
-// checkGenesisHash compares the genesis hash of genesis.json with the expected one and the one the chain was
-// created with, recording the latter where a ledger made before it was recorded lacks it.
+// checkGenesisHash compares the genesis hash of genesis.json with the one the chain was created with, recording the latter where a ledger made before it was recorded lacks it.
 func (l *Ledger) checkGenesisHash() error {
 	g, dir := l.Genesis, l.cfg.Dir
-	if e := l.cfg.ExpectedGenesisHash; e != nil && *e != g.Hash {
-		return fmt.Errorf("ledger %s: its genesis hash is %s, not the expected %s (--expected-genesis-hash): "+
-			"this is another chain", dir, g.HashString(), base58.Encode(e[:]))
-	}
 	recorded, found, err := l.st.GetMeta(metaGenesisHash)
 	if err != nil {
 		return storeDamaged(dir, "reading the recorded genesis hash", err)

@@ -241,6 +241,12 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 		if _, err := os.Stat(fresh); err == nil {
 			t.Fatal("a ledger was created for a refused --expected-genesis-hash")
 		}
+		// A genesis without a chain yet (the chain is created on the first start) is checked as well.
+		bare := filepath.Join(t.TempDir(), "bare")
+		if _, err := OpenGenesis(bare, false, GenesisOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		openDamaged(t, Config{Dir: bare, ExpectedGenesisHash: &g.Hash}, "not the expected")
 		l, err := Open(Config{Dir: dir, SlotDuration: 5 * time.Millisecond, FinalityDepth: 2, ExpectedGenesisHash: &g.Hash})
 		if err != nil {
 			t.Fatalf("the expected genesis hash was refused: %v", err)
@@ -315,4 +321,21 @@ func BenchmarkWriteSlotRecord(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzSlotRecord: any bytes read as a slot record are refused with an error or round-trip exactly.
+func FuzzSlotRecord(f *testing.F) {
+	r := &slotRecord{Slot: 42, Hash: core.HashBytes([]byte("block")), Genesis: core.HashBytes([]byte("genesis"))}
+	f.Add(r.marshal())
+	f.Add([]byte{})
+	f.Add(make([]byte, slotRecordLen))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := unmarshalSlotRecord(b)
+		if err != nil {
+			return
+		}
+		if got := r.marshal(); string(got) != string(b) {
+			t.Fatalf("%x read back as %x", b, got)
+		}
+	})
 }

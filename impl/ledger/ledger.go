@@ -189,11 +189,14 @@ func Open(cfg Config) (*Ledger, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if err := checkExpectedGenesis(&cfg); err != nil {
+	if err := checkExpectedGenesis(&cfg, nil); err != nil {
 		return nil, err
 	}
 	g, err := OpenGenesis(cfg.Dir, cfg.Reset, cfg.Genesis)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkExpectedGenesis(&cfg, g); err != nil {
 		return nil, err
 	}
 	var rec *slotRecord
