@@ -182,6 +182,15 @@ func emitValidate(ir *IR) *jen.File {
 		}
 		var body []jen.Code
 		for _, p := range m.Params {
+			if size, custom, ok := decodedParam(p); ok {
+				// Decoded here once; the handler takes the bytes from the accessor instead of decoding again.
+				body = append(body,
+					jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("decodeBase58").Call(jen.Id("p."+p.GoName), jen.Lit(size), jen.Lit(custom)),
+					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+					jen.Id("p."+decodedField(p)).Op("=").Id("b"),
+				)
+				continue
+			}
 			body = append(body, v.check(p.Type, "p."+p.GoName, strconv.Quote(p.Name))...)
 		}
 		body = append(body, jen.Return(jen.Nil()))
@@ -207,3 +216,30 @@ func emitValidate(ir *IR) *jen.File {
 	}
 	return f
 }
+
+// decodedParam reports whether p is a required base-58 param (a pubkey, hash or signature), which Validate decodes
+// and keeps for the handler, with its size in bytes and its custom error message.
+func decodedParam(p *Param) (size int, custom string, ok bool) {
+	if !p.Required {
+		return 0, "", false
+	}
+	t, c := p.Type, p.Type.C
+	for t.Kind == TNamed && t.Named.Kind == DAlias {
+		c = mergeConstraints(c, t.Named.Target.C)
+		t = t.Named.Target
+	}
+	if t.Kind != TPrim || t.Prim != "string" || c.Format == "" {
+		return 0, "", false
+	}
+	size = 32
+	if c.Format == "signature" {
+		size = 64
+	}
+	return size, c.Message, true
+}
+
+// decodedField names the unexported field that holds a decoded param; decodedAccessor its accessor.
+func decodedField(p *Param) string    { return lowerFirst(p.GoName) + "Bytes" }
+func decodedAccessor(p *Param) string { return p.GoName + "Bytes" }
+
+func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }

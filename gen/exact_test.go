@@ -71,3 +71,23 @@ func FuzzExactDecode(f *testing.F) {
 		}
 	})
 }
+
+// A key param is decoded from base 58 once: Validate keeps the bytes and the handler's accessor returns them; a
+// handler called without Validate still gets Validate's error.
+func TestValidateKeepsDecodedKeys(t *testing.T) {
+	t.Parallel()
+	const key = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T"
+	p := rpcapi.GetBalanceParams{Pubkey: key}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p.Pubkey = "0" // not base 58: only a second decoding would notice
+	b, err := p.PubkeyBytes()
+	if err != nil || len(b) != 32 {
+		t.Fatalf("after Validate: %x, %v; want the 32 bytes Validate decoded", b, err)
+	}
+	q := rpcapi.GetBalanceParams{Pubkey: "0"}
+	if _, err := q.PubkeyBytes(); err == nil || err.Error() != "Invalid param: Invalid" {
+		t.Errorf("without Validate: %v, want Invalid param: Invalid", err)
+	}
+}

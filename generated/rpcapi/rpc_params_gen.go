@@ -5,10 +5,19 @@ package rpcapi
 
 // GetAccountInfoParams are the positional params of getAccountInfo.
 type GetAccountInfoParams struct {
-	Pubkey Pubkey             // Address of the account to read.
-	Config *AccountInfoConfig // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	Pubkey      Pubkey             // Address of the account to read.
+	Config      *AccountInfoConfig // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	pubkeyBytes []byte             // set by Validate
 }
 
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetAccountInfoParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
 func (p *GetAccountInfoParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -28,10 +37,19 @@ func (p GetAccountInfoParams) MarshalJSON() ([]byte, error) {
 
 // GetBalanceParams are the positional params of getBalance.
 type GetBalanceParams struct {
-	Pubkey Pubkey         // Address of the account to query.
-	Config *ContextConfig // Commitment and minimum context slot.
+	Pubkey      Pubkey         // Address of the account to query.
+	Config      *ContextConfig // Commitment and minimum context slot.
+	pubkeyBytes []byte         // set by Validate
 }
 
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetBalanceParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
 func (p *GetBalanceParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -74,10 +92,19 @@ func (p GetMultipleAccountsParams) MarshalJSON() ([]byte, error) {
 
 // GetProgramAccountsParams are the positional params of getProgramAccounts.
 type GetProgramAccountsParams struct {
-	ProgramId Pubkey                 // Address of the program that owns the accounts.
-	Config    *ProgramAccountsConfig // Commitment, data encoding (default `binary`), data slice, filters (at most 4), withContext, sortResults and...
+	ProgramId      Pubkey                 // Address of the program that owns the accounts.
+	Config         *ProgramAccountsConfig // Commitment, data encoding (default `binary`), data slice, filters (at most 4), withContext, sortResults and...
+	programIdBytes []byte                 // set by Validate
 }
 
+// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetProgramAccountsParams) ProgramIdBytes() ([]byte, error) {
+	if p.programIdBytes != nil {
+		return p.programIdBytes, nil
+	}
+	return decodeBase58(p.ProgramId, 32, "")
+}
 func (p *GetProgramAccountsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -158,11 +185,20 @@ func (p GetSupplyParams) MarshalJSON() ([]byte, error) {
 
 // RequestAirdropParams are the positional params of requestAirdrop.
 type RequestAirdropParams struct {
-	Pubkey   Pubkey            // Address to receive the lamports.
-	Lamports Lamports          // Amount to airdrop, in lamports.
-	Config   *CommitmentConfig // Commitment.
+	Pubkey      Pubkey            // Address to receive the lamports.
+	Lamports    Lamports          // Amount to airdrop, in lamports.
+	Config      *CommitmentConfig // Commitment.
+	pubkeyBytes []byte            // set by Validate
 }
 
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *RequestAirdropParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
 func (p *RequestAirdropParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 3)
 	if err != nil {
@@ -459,10 +495,19 @@ func (p GetConfirmedBlocksWithLimitParams) MarshalJSON() ([]byte, error) {
 
 // GetConfirmedSignaturesForAddress2Params are the positional params of getConfirmedSignaturesForAddress2.
 type GetConfirmedSignaturesForAddress2Params struct {
-	Address Pubkey
-	Config  *GetConfirmedSignaturesForAddress2Config
+	Address      Pubkey
+	Config       *GetConfirmedSignaturesForAddress2Config
+	addressBytes []byte // set by Validate
 }
 
+// AddressBytes returns address decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetConfirmedSignaturesForAddress2Params) AddressBytes() ([]byte, error) {
+	if p.addressBytes != nil {
+		return p.addressBytes, nil
+	}
+	return decodeBase58(p.Address, 32, "")
+}
 func (p *GetConfirmedSignaturesForAddress2Params) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -485,10 +530,19 @@ func (p GetConfirmedSignaturesForAddress2Params) MarshalJSON() ([]byte, error) {
 
 // GetConfirmedTransactionParams are the positional params of getConfirmedTransaction.
 type GetConfirmedTransactionParams struct {
-	Signature Signature
-	Config    *GetConfirmedTransactionConfig // A config object, or just the transaction encoding.
+	Signature      Signature
+	Config         *GetConfirmedTransactionConfig // A config object, or just the transaction encoding.
+	signatureBytes []byte                         // set by Validate
 }
 
+// SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetConfirmedTransactionParams) SignatureBytes() ([]byte, error) {
+	if p.signatureBytes != nil {
+		return p.signatureBytes, nil
+	}
+	return decodeBase58(p.Signature, 64, "")
+}
 func (p *GetConfirmedTransactionParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -511,10 +565,19 @@ func (p GetConfirmedTransactionParams) MarshalJSON() ([]byte, error) {
 
 // GetFeeCalculatorForBlockhashParams are the positional params of getFeeCalculatorForBlockhash.
 type GetFeeCalculatorForBlockhashParams struct {
-	Blockhash Hash // The blockhash to query, base-58.
-	Config    *ContextConfig
+	Blockhash      Hash // The blockhash to query, base-58.
+	Config         *ContextConfig
+	blockhashBytes []byte // set by Validate
 }
 
+// BlockhashBytes returns blockhash decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetFeeCalculatorForBlockhashParams) BlockhashBytes() ([]byte, error) {
+	if p.blockhashBytes != nil {
+		return p.blockhashBytes, nil
+	}
+	return decodeBase58(p.Blockhash, 32, "")
+}
 func (p *GetFeeCalculatorForBlockhashParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -797,10 +860,19 @@ func (p GetBlockProductionParams) MarshalJSON() ([]byte, error) {
 
 // GetStakeActivationParams are the positional params of getStakeActivation.
 type GetStakeActivationParams struct {
-	Pubkey Pubkey       // Address of the stake account.
-	Config *EpochConfig // Commitment (default finalized), epoch (default the current epoch) and minimum context slot.
+	Pubkey      Pubkey       // Address of the stake account.
+	Config      *EpochConfig // Commitment (default finalized), epoch (default the current epoch) and minimum context slot.
+	pubkeyBytes []byte       // set by Validate
 }
 
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetStakeActivationParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
 func (p *GetStakeActivationParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -858,10 +930,19 @@ func (p GetVoteAccountsParams) MarshalJSON() ([]byte, error) {
 
 // AccountSubscribeParams are the positional params of accountSubscribe.
 type AccountSubscribeParams struct {
-	Pubkey string             // The base-58 address of the account to watch.
-	Config *AccountInfoConfig // The same config object as getAccountInfo: encoding (binary, a bare base-58 string, when omitted), dataSlice...
+	Pubkey      string             // The base-58 address of the account to watch.
+	Config      *AccountInfoConfig // The same config object as getAccountInfo: encoding (binary, a bare base-58 string, when omitted), dataSlice...
+	pubkeyBytes []byte             // set by Validate
 }
 
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *AccountSubscribeParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided")
+}
 func (p *AccountSubscribeParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -942,10 +1023,19 @@ func (p LogsUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // ProgramSubscribeParams are the positional params of programSubscribe.
 type ProgramSubscribeParams struct {
-	ProgramId string                  // The base-58 address of the program whose accounts to watch.
-	Config    *ProgramSubscribeConfig // Filters, encoding and the commitment that triggers notifications.
+	ProgramId      string                  // The base-58 address of the program whose accounts to watch.
+	Config         *ProgramSubscribeConfig // Filters, encoding and the commitment that triggers notifications.
+	programIdBytes []byte                  // set by Validate
 }
 
+// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *ProgramSubscribeParams) ProgramIdBytes() ([]byte, error) {
+	if p.programIdBytes != nil {
+		return p.programIdBytes, nil
+	}
+	return decodeBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided")
+}
 func (p *ProgramSubscribeParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -984,10 +1074,19 @@ func (p ProgramUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // SignatureSubscribeParams are the positional params of signatureSubscribe.
 type SignatureSubscribeParams struct {
-	Signature string                    // The transaction's first signature (its id), base-58.
-	Config    *SignatureSubscribeConfig // The commitment that triggers the notification, and whether to report reception.
+	Signature      string                    // The transaction's first signature (its id), base-58.
+	Config         *SignatureSubscribeConfig // The commitment that triggers the notification, and whether to report reception.
+	signatureBytes []byte                    // set by Validate
 }
 
+// SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SignatureSubscribeParams) SignatureBytes() ([]byte, error) {
+	if p.signatureBytes != nil {
+		return p.signatureBytes, nil
+	}
+	return decodeBase58(p.Signature, 64, "Invalid Request: Invalid signature provided")
+}
 func (p *SignatureSubscribeParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -1147,10 +1246,19 @@ func (p RootUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountBalanceParams are the positional params of getTokenAccountBalance.
 type GetTokenAccountBalanceParams struct {
-	Account Pubkey            // Address of the token account.
-	Config  *CommitmentConfig // Commitment.
+	Account      Pubkey            // Address of the token account.
+	Config       *CommitmentConfig // Commitment.
+	accountBytes []byte            // set by Validate
 }
 
+// AccountBytes returns account decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetTokenAccountBalanceParams) AccountBytes() ([]byte, error) {
+	if p.accountBytes != nil {
+		return p.accountBytes, nil
+	}
+	return decodeBase58(p.Account, 32, "")
+}
 func (p *GetTokenAccountBalanceParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -1170,10 +1278,19 @@ func (p GetTokenAccountBalanceParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenSupplyParams are the positional params of getTokenSupply.
 type GetTokenSupplyParams struct {
-	Mint   Pubkey            // Address of the token mint.
-	Config *CommitmentConfig // Commitment.
+	Mint      Pubkey            // Address of the token mint.
+	Config    *CommitmentConfig // Commitment.
+	mintBytes []byte            // set by Validate
 }
 
+// MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetTokenSupplyParams) MintBytes() ([]byte, error) {
+	if p.mintBytes != nil {
+		return p.mintBytes, nil
+	}
+	return decodeBase58(p.Mint, 32, "")
+}
 func (p *GetTokenSupplyParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -1193,10 +1310,19 @@ func (p GetTokenSupplyParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenLargestAccountsParams are the positional params of getTokenLargestAccounts.
 type GetTokenLargestAccountsParams struct {
-	Mint   Pubkey            // Address of the token mint.
-	Config *CommitmentConfig // Commitment.
+	Mint      Pubkey            // Address of the token mint.
+	Config    *CommitmentConfig // Commitment.
+	mintBytes []byte            // set by Validate
 }
 
+// MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetTokenLargestAccountsParams) MintBytes() ([]byte, error) {
+	if p.mintBytes != nil {
+		return p.mintBytes, nil
+	}
+	return decodeBase58(p.Mint, 32, "")
+}
 func (p *GetTokenLargestAccountsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -1216,11 +1342,20 @@ func (p GetTokenLargestAccountsParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountsByOwnerParams are the positional params of getTokenAccountsByOwner.
 type GetTokenAccountsByOwnerParams struct {
-	Owner  Pubkey              // Address of the token owner.
-	Filter TokenAccountsFilter // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
-	Config *AccountInfoConfig  // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	Owner      Pubkey              // Address of the token owner.
+	Filter     TokenAccountsFilter // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
+	Config     *AccountInfoConfig  // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	ownerBytes []byte              // set by Validate
 }
 
+// OwnerBytes returns owner decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetTokenAccountsByOwnerParams) OwnerBytes() ([]byte, error) {
+	if p.ownerBytes != nil {
+		return p.ownerBytes, nil
+	}
+	return decodeBase58(p.Owner, 32, "")
+}
 func (p *GetTokenAccountsByOwnerParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 3)
 	if err != nil {
@@ -1243,11 +1378,20 @@ func (p GetTokenAccountsByOwnerParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountsByDelegateParams are the positional params of getTokenAccountsByDelegate.
 type GetTokenAccountsByDelegateParams struct {
-	Delegate Pubkey              // Address of the delegate.
-	Filter   TokenAccountsFilter // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
-	Config   *AccountInfoConfig  // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	Delegate      Pubkey              // Address of the delegate.
+	Filter        TokenAccountsFilter // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
+	Config        *AccountInfoConfig  // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	delegateBytes []byte              // set by Validate
 }
 
+// DelegateBytes returns delegate decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetTokenAccountsByDelegateParams) DelegateBytes() ([]byte, error) {
+	if p.delegateBytes != nil {
+		return p.delegateBytes, nil
+	}
+	return decodeBase58(p.Delegate, 32, "")
+}
 func (p *GetTokenAccountsByDelegateParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 3)
 	if err != nil {
@@ -1270,10 +1414,19 @@ func (p GetTokenAccountsByDelegateParams) MarshalJSON() ([]byte, error) {
 
 // GetTransactionParams are the positional params of getTransaction.
 type GetTransactionParams struct {
-	Signature Signature             // The transaction's first signature (its id).
-	Config    *GetTransactionConfig // A config object, or (the old form) just the transaction encoding.
+	Signature      Signature             // The transaction's first signature (its id).
+	Config         *GetTransactionConfig // A config object, or (the old form) just the transaction encoding.
+	signatureBytes []byte                // set by Validate
 }
 
+// SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetTransactionParams) SignatureBytes() ([]byte, error) {
+	if p.signatureBytes != nil {
+		return p.signatureBytes, nil
+	}
+	return decodeBase58(p.Signature, 64, "")
+}
 func (p *GetTransactionParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -1315,10 +1468,19 @@ func (p GetTransactionCountParams) MarshalJSON() ([]byte, error) {
 
 // GetSignaturesForAddressParams are the positional params of getSignaturesForAddress.
 type GetSignaturesForAddressParams struct {
-	Address Pubkey // The account address to search for.
-	Config  *GetSignaturesForAddressConfig
+	Address      Pubkey // The account address to search for.
+	Config       *GetSignaturesForAddressConfig
+	addressBytes []byte // set by Validate
 }
 
+// AddressBytes returns address decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetSignaturesForAddressParams) AddressBytes() ([]byte, error) {
+	if p.addressBytes != nil {
+		return p.addressBytes, nil
+	}
+	return decodeBase58(p.Address, 32, "")
+}
 func (p *GetSignaturesForAddressParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {

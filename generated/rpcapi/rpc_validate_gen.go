@@ -5,9 +5,11 @@ package rpcapi
 
 // Validate checks the params of getAccountInfo against the schema; a failure is a -32602 *Error.
 func (p *GetAccountInfoParams) Validate() error {
-	if err := checkBase58(p.Pubkey, 32, ""); err != nil {
+	b, err := decodeBase58(p.Pubkey, 32, "")
+	if err != nil {
 		return err
 	}
+	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -18,9 +20,11 @@ func (p *GetAccountInfoParams) Validate() error {
 
 // Validate checks the params of getBalance against the schema; a failure is a -32602 *Error.
 func (p *GetBalanceParams) Validate() error {
-	if err := checkBase58(p.Pubkey, 32, ""); err != nil {
+	b, err := decodeBase58(p.Pubkey, 32, "")
+	if err != nil {
 		return err
 	}
+	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -49,9 +53,11 @@ func (p *GetMultipleAccountsParams) Validate() error {
 
 // Validate checks the params of getProgramAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetProgramAccountsParams) Validate() error {
-	if err := checkBase58(p.ProgramId, 32, ""); err != nil {
+	b, err := decodeBase58(p.ProgramId, 32, "")
+	if err != nil {
 		return err
 	}
+	p.programIdBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -92,9 +98,11 @@ func (p *GetSupplyParams) Validate() error {
 
 // Validate checks the params of requestAirdrop against the schema; a failure is a -32602 *Error.
 func (p *RequestAirdropParams) Validate() error {
-	if err := checkBase58(p.Pubkey, 32, ""); err != nil {
+	b, err := decodeBase58(p.Pubkey, 32, "")
+	if err != nil {
 		return err
 	}
+	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -231,9 +239,11 @@ func (p *GetConfirmedBlocksWithLimitParams) Validate() error {
 
 // Validate checks the params of getConfirmedSignaturesForAddress2 against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
-	if err := checkBase58(p.Address, 32, ""); err != nil {
+	b, err := decodeBase58(p.Address, 32, "")
+	if err != nil {
 		return err
 	}
+	p.addressBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -244,9 +254,11 @@ func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
 
 // Validate checks the params of getConfirmedTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedTransactionParams) Validate() error {
-	if err := checkBase58(p.Signature, 64, ""); err != nil {
+	b, err := decodeBase58(p.Signature, 64, "")
+	if err != nil {
 		return err
 	}
+	p.signatureBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -257,9 +269,11 @@ func (p *GetConfirmedTransactionParams) Validate() error {
 
 // Validate checks the params of getFeeCalculatorForBlockhash against the schema; a failure is a -32602 *Error.
 func (p *GetFeeCalculatorForBlockhashParams) Validate() error {
-	if err := checkBase58(p.Blockhash, 32, ""); err != nil {
+	b, err := decodeBase58(p.Blockhash, 32, "")
+	if err != nil {
 		return err
 	}
+	p.blockhashBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -401,9 +415,11 @@ func (p *GetBlockProductionParams) Validate() error {
 
 // Validate checks the params of getStakeActivation against the schema; a failure is a -32602 *Error.
 func (p *GetStakeActivationParams) Validate() error {
-	if err := checkBase58(p.Pubkey, 32, ""); err != nil {
+	b, err := decodeBase58(p.Pubkey, 32, "")
+	if err != nil {
 		return err
 	}
+	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -434,9 +450,11 @@ func (p *GetVoteAccountsParams) Validate() error {
 
 // Validate checks the params of accountSubscribe against the schema; a failure is a -32602 *Error.
 func (p *AccountSubscribeParams) Validate() error {
-	if err := checkBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
+	b, err := decodeBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided")
+	if err != nil {
 		return err
 	}
+	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -470,9 +488,11 @@ func (p *LogsUnsubscribeParams) Validate() error {
 
 // Validate checks the params of programSubscribe against the schema; a failure is a -32602 *Error.
 func (p *ProgramSubscribeParams) Validate() error {
-	if err := checkBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
+	b, err := decodeBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided")
+	if err != nil {
 		return err
 	}
+	p.programIdBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -488,9 +508,11 @@ func (p *ProgramUnsubscribeParams) Validate() error {
 
 // Validate checks the params of signatureSubscribe against the schema; a failure is a -32602 *Error.
 func (p *SignatureSubscribeParams) Validate() error {
-	if err := checkBase58(p.Signature, 64, "Invalid Request: Invalid signature provided"); err != nil {
+	b, err := decodeBase58(p.Signature, 64, "Invalid Request: Invalid signature provided")
+	if err != nil {
 		return err
 	}
+	p.signatureBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -544,9 +566,11 @@ func (p *RootUnsubscribeParams) Validate() error {
 
 // Validate checks the params of getTokenAccountBalance against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountBalanceParams) Validate() error {
-	if err := checkBase58(p.Account, 32, ""); err != nil {
+	b, err := decodeBase58(p.Account, 32, "")
+	if err != nil {
 		return err
 	}
+	p.accountBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -557,9 +581,11 @@ func (p *GetTokenAccountBalanceParams) Validate() error {
 
 // Validate checks the params of getTokenSupply against the schema; a failure is a -32602 *Error.
 func (p *GetTokenSupplyParams) Validate() error {
-	if err := checkBase58(p.Mint, 32, ""); err != nil {
+	b, err := decodeBase58(p.Mint, 32, "")
+	if err != nil {
 		return err
 	}
+	p.mintBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -570,9 +596,11 @@ func (p *GetTokenSupplyParams) Validate() error {
 
 // Validate checks the params of getTokenLargestAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetTokenLargestAccountsParams) Validate() error {
-	if err := checkBase58(p.Mint, 32, ""); err != nil {
+	b, err := decodeBase58(p.Mint, 32, "")
+	if err != nil {
 		return err
 	}
+	p.mintBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -583,9 +611,11 @@ func (p *GetTokenLargestAccountsParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByOwner against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByOwnerParams) Validate() error {
-	if err := checkBase58(p.Owner, 32, ""); err != nil {
+	b, err := decodeBase58(p.Owner, 32, "")
+	if err != nil {
 		return err
 	}
+	p.ownerBytes = b
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
@@ -599,9 +629,11 @@ func (p *GetTokenAccountsByOwnerParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByDelegate against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByDelegateParams) Validate() error {
-	if err := checkBase58(p.Delegate, 32, ""); err != nil {
+	b, err := decodeBase58(p.Delegate, 32, "")
+	if err != nil {
 		return err
 	}
+	p.delegateBytes = b
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
@@ -615,9 +647,11 @@ func (p *GetTokenAccountsByDelegateParams) Validate() error {
 
 // Validate checks the params of getTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetTransactionParams) Validate() error {
-	if err := checkBase58(p.Signature, 64, ""); err != nil {
+	b, err := decodeBase58(p.Signature, 64, "")
+	if err != nil {
 		return err
 	}
+	p.signatureBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -638,9 +672,11 @@ func (p *GetTransactionCountParams) Validate() error {
 
 // Validate checks the params of getSignaturesForAddress against the schema; a failure is a -32602 *Error.
 func (p *GetSignaturesForAddressParams) Validate() error {
-	if err := checkBase58(p.Address, 32, ""); err != nil {
+	b, err := decodeBase58(p.Address, 32, "")
+	if err != nil {
 		return err
 	}
+	p.addressBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err

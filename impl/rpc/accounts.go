@@ -34,7 +34,7 @@ const (
 )
 
 func (s *Server) GetAccountInfo(ctx context.Context, p *rpcapi.GetAccountInfoParams) (r rpcapi.GetAccountInfoResult, err error) {
-	pk, err := parsePubkey(p.Pubkey)
+	pk, err := decodedPubkey(p.PubkeyBytes())
 	if err != nil {
 		return r, err
 	}
@@ -54,7 +54,7 @@ func (s *Server) GetAccountInfo(ctx context.Context, p *rpcapi.GetAccountInfoPar
 }
 
 func (s *Server) GetBalance(ctx context.Context, p *rpcapi.GetBalanceParams) (r rpcapi.GetBalanceResult, err error) {
-	pk, err := parsePubkey(p.Pubkey)
+	pk, err := decodedPubkey(p.PubkeyBytes())
 	if err != nil {
 		return r, err
 	}
@@ -106,7 +106,7 @@ func (s *Server) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleA
 }
 
 func (s *Server) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAccountsParams) (r rpcapi.GetProgramAccountsResult, err error) {
-	program, err := parsePubkey(p.ProgramId)
+	program, err := decodedPubkey(p.ProgramIdBytes())
 	if err != nil {
 		return r, err
 	}

@@ -33,14 +33,10 @@ func mintAmountsAt(bank *ledger.Bank, mint core.Pubkey, lookup encoding.Lookup) 
 	return m, owner, nil
 }
 
-// tokenProgramAccount reads the account key names at the commitment of cfg, for getTokenAccountBalance and
+// tokenProgramAccount reads the account pk at the commitment of cfg, for getTokenAccountBalance and
 // getTokenSupply, with the reference's -32602 texts: "could not find account", or notOwned when no token program
 // owns it.
-func (s *Server) tokenProgramAccount(key string, cfg *rpcapi.CommitmentConfig, notOwned string) (*ledger.Bank, runtime.Account, error) {
-	pk, err := parsePubkey(key)
-	if err != nil {
-		return nil, runtime.Account{}, err
-	}
+func (s *Server) tokenProgramAccount(pk core.Pubkey, cfg *rpcapi.CommitmentConfig, notOwned string) (*ledger.Bank, runtime.Account, error) {
 	var c *rpcapi.Commitment
 	if cfg != nil {
 		c = cfg.Commitment
@@ -60,7 +56,11 @@ func (s *Server) tokenProgramAccount(key string, cfg *rpcapi.CommitmentConfig, n
 }
 
 func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenAccountBalanceParams) (r rpcapi.GetTokenAccountBalanceResult, err error) {
-	bank, acct, err := s.tokenProgramAccount(p.Account, p.Config, "not a Token account")
+	pk, err := decodedPubkey(p.AccountBytes())
+	if err != nil {
+		return r, err
+	}
+	bank, acct, err := s.tokenProgramAccount(pk, p.Config, "not a Token account")
 	if err != nil {
 		return r, err
 	}
@@ -76,7 +76,11 @@ func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenA
 }
 
 func (s *Server) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyParams) (r rpcapi.GetTokenSupplyResult, err error) {
-	bank, acct, err := s.tokenProgramAccount(p.Mint, p.Config, "not a Token mint")
+	pk, err := decodedPubkey(p.MintBytes())
+	if err != nil {
+		return r, err
+	}
+	bank, acct, err := s.tokenProgramAccount(pk, p.Config, "not a Token mint")
 	if err != nil {
 		return r, err
 	}
@@ -91,7 +95,7 @@ func (s *Server) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyPar
 // GetTokenLargestAccounts ranks the mint's token accounts (its index) by amount, largest first and, among equal
 // amounts, the larger address first, as the reference's heap orders them.
 func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetTokenLargestAccountsParams) (r rpcapi.GetTokenLargestAccountsResult, err error) {
-	mintKey, err := parsePubkey(p.Mint)
+	mintKey, err := decodedPubkey(p.MintBytes())
 	if err != nil {
 		return r, err
 	}
@@ -134,17 +138,17 @@ func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetToken
 }
 
 func (s *Server) GetTokenAccountsByOwner(ctx context.Context, p *rpcapi.GetTokenAccountsByOwnerParams) (r rpcapi.GetTokenAccountsByOwnerResult, err error) {
-	return s.tokenAccountsBy(ctx, ledger.IndexTokenOwner, p.Owner, p.Filter, p.Config)
+	return s.tokenAccountsBy(ctx, ledger.IndexTokenOwner, p.OwnerBytes, p.Filter, p.Config)
 }
 
 func (s *Server) GetTokenAccountsByDelegate(ctx context.Context, p *rpcapi.GetTokenAccountsByDelegateParams) (r rpcapi.GetTokenAccountsByDelegateResult, err error) {
-	return s.tokenAccountsBy(ctx, ledger.IndexTokenDelegate, p.Delegate, p.Filter, p.Config)
+	return s.tokenAccountsBy(ctx, ledger.IndexTokenDelegate, p.DelegateBytes, p.Filter, p.Config)
 }
 
 // tokenAccountsBy serves getTokenAccountsByOwner and getTokenAccountsByDelegate: the accounts the index files
 // under key, of the filter's token program (and mint), sorted by address.
-func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, keyParam string, filter rpcapi.TokenAccountsFilter, config *rpcapi.AccountInfoConfig) (r rpcapi.RpcResponseKeyedAccounts, err error) {
-	key, err := parsePubkey(keyParam)
+func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, keyParam func() ([]byte, error), filter rpcapi.TokenAccountsFilter, config *rpcapi.AccountInfoConfig) (r rpcapi.RpcResponseKeyedAccounts, err error) {
+	key, err := decodedPubkey(keyParam())
 	if err != nil {
 		return r, err
 	}

@@ -88,25 +88,32 @@ func invalidParam(path, problem, custom string) error {
 
 // checkBase58 checks a base58 value of size bytes, with the reference node's texts for keys and signatures.
 func checkBase58(s string, size int, custom string) error {
+	_, err := decodeBase58(s, size, custom)
+	return err
+}
+
+// decodeBase58 decodes a base58 value of size bytes, with the reference node's texts for keys and signatures.
+func decodeBase58(s string, size int, custom string) ([]byte, error) {
 	if custom != "" {
-		if b, err := base58.Decode(s); err != nil || len(b) != size {
-			return NewInvalidParamsError(custom)
+		b, err := base58.Decode(s)
+		if err != nil || len(b) != size {
+			return nil, NewInvalidParamsError(custom)
 		}
-		return nil
+		return b, nil
 	}
 	// As the reference parses keys: too long for size bytes (44 chars for 32, 88 for 64) is WrongSize before any
 	// decoding, and so is the empty string (it decodes to zero bytes).
 	if len(s) > size*11/8 || s == "" {
-		return NewInvalidParamsError("Invalid param: WrongSize")
+		return nil, NewInvalidParamsError("Invalid param: WrongSize")
 	}
 	b, err := base58.Decode(s)
 	if err != nil {
-		return NewInvalidParamsError("Invalid param: Invalid")
+		return nil, NewInvalidParamsError("Invalid param: Invalid")
 	}
 	if len(b) != size {
-		return NewInvalidParamsError("Invalid param: WrongSize")
+		return nil, NewInvalidParamsError("Invalid param: WrongSize")
 	}
-	return nil
+	return b, nil
 }
 
 // splitParams reads the positional params array. Absent or null params are an empty list.
