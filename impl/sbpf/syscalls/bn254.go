@@ -125,9 +125,19 @@ func e2FromBE(b []byte, withFlags bool) (e bn254.E2, infinity, negative, ok bool
 	return e, infinity, negative, ok
 }
 
-// g2Decode reads an uncompressed big-endian G2 point; validate adds the on-curve and subgroup
-// checks.
-func g2Decode(b []byte, validate bool) (bn254.G2Affine, bool) {
+// How much of a G2 point's validity the decoder checks: the reference checks nothing when
+// compressing, the curve equation for G2 addition, and subgroup membership too for
+// multiplication and pairing.
+type g2Check uint8
+
+const (
+	g2NoCheck g2Check = iota
+	g2OnCurve
+	g2InSubgroup
+)
+
+// g2Decode reads an uncompressed big-endian G2 point.
+func g2Decode(b []byte, check g2Check) (bn254.G2Affine, bool) {
 	var p bn254.G2Affine
 	if allZero(b[:bn254G2Size]) {
 		return p, true
@@ -144,7 +154,10 @@ func g2Decode(b []byte, validate bool) (bn254.G2Affine, bool) {
 		return bn254.G2Affine{}, true
 	}
 	p.X, p.Y = x, y
-	if validate && ((x.IsZero() && y.IsZero()) || !p.IsOnCurve() || !p.IsInSubGroup()) {
+	if check != g2NoCheck && ((x.IsZero() && y.IsZero()) || !p.IsOnCurve()) {
+		return p, false
+	}
+	if check == g2InSubgroup && !p.IsInSubGroup() {
 		return p, false
 	}
 	return p, true
@@ -247,7 +260,7 @@ func AltBn128PairingCheck(input []byte, littleEndian, strictLength bool) ([]byte
 		if !ok {
 			return nil, errBn254
 		}
-		q, ok := g2Decode(toBigEndian(elem[bn254G1Size:], littleEndian, 2*bn254FieldSize), true)
+		q, ok := g2Decode(toBigEndian(elem[bn254G1Size:], littleEndian, 2*bn254FieldSize), g2InSubgroup)
 		if !ok {
 			return nil, errBn254
 		}
@@ -270,6 +283,51 @@ func AltBn128PairingCheck(input []byte, littleEndian, strictLength bool) ([]byte
 		}
 	}
 	return out, nil
+}
+
+// AltBn128G2Addition adds two G2 points (exactly 256 bytes of input in either endianness; the
+// points must be on the curve, not necessarily in the subgroup) and returns the 128-byte sum.
+func AltBn128G2Addition(input []byte, littleEndian bool) ([]byte, error) {
+	if len(input) != 2*bn254G2Size {
+		return nil, errBn254
+	}
+	be := toBigEndian(input, littleEndian, 2*bn254FieldSize)
+	p, ok := g2Decode(be[:bn254G2Size], g2OnCurve)
+	if !ok {
+		return nil, errBn254
+	}
+	q, ok := g2Decode(be[bn254G2Size:], g2OnCurve)
+	if !ok {
+		return nil, errBn254
+	}
+	var sum bn254.G2Affine
+	sum.Add(&p, &q)
+	return toBigEndian(g2Encode(&sum), littleEndian, 2*bn254FieldSize), nil
+}
+
+// AltBn128G2Multiplication multiplies a G2 point of the subgroup by a 32-byte scalar (input
+// point||scalar, exactly 160 bytes) and returns the 128-byte product.
+func AltBn128G2Multiplication(input []byte, littleEndian bool) ([]byte, error) {
+	if len(input) != bn254G2Size+bn254FieldSize {
+		return nil, errBn254
+	}
+	var point, scalar []byte
+	if littleEndian {
+		point = swapChunks(input[:bn254G2Size], 2*bn254FieldSize)
+		scalar = reversed(input[bn254G2Size:])
+	} else {
+		point, scalar = input[:bn254G2Size], input[bn254G2Size:]
+	}
+	p, ok := g2Decode(point, g2InSubgroup)
+	if !ok {
+		return nil, errBn254
+	}
+	// The point has order r, so the scalar acts modulo r.
+	k := new(big.Int).SetBytes(scalar)
+	k.Mod(k, fr.Modulus())
+	var prod bn254.G2Affine
+	prod.ScalarMultiplication(&p, k)
+	return toBigEndian(g2Encode(&prod), littleEndian, 2*bn254FieldSize), nil
 }
 
 // fpGreatest is arkworks' "y > -y" (the compressed form's flag), comparing canonical integers.

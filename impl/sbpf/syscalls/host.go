@@ -105,6 +105,7 @@ type Features struct {
 	DisableDeployOfAllocFree bool
 	AbortOnInvalidCurve      bool // abort_on_invalid_curve: unknown curve ids or ops abort
 	AltBn128LittleEndian     bool // alt_bn128_little_endian (SIMD-0284): the op|0x80 variants
+	AltBn128G2Syscalls       bool // enable_alt_bn128_g2_syscalls (SIMD-0302): G2 add and mul
 	// FixAltBn128PairingLengthCheck rejects pairing inputs that are not whole 192-byte pairs.
 	FixAltBn128PairingLengthCheck bool
 	PoseidonEnforcePadding        bool // poseidon_enforce_padding (SIMD-0359)
@@ -114,8 +115,8 @@ type Features struct {
 }
 
 // AllFeatures is the feature set of a fresh test validator and of LiteSVM: every gate on, except
-// those whose syscalls ledgerd does not have (BLS12-381, alt_bn128 G2 group operations) and
-// SIMD-0219, which changes the VM's memory model.
+// BLS12-381 (SIMD-0388), whose syscalls ledgerd does not have, and SIMD-0219, which changes the
+// VM's memory model.
 func AllFeatures() Features {
 	return Features{
 		Blake3Syscall: true, Curve25519Syscall: true, AltBn128Syscall: true,
@@ -123,7 +124,7 @@ func AllFeatures() Features {
 		RemainingComputeUnits: true, GetSysvarSyscall: true, GetEpochStakeSyscall: true,
 		LastRestartSlotSysvar: true, DisableFeesSysvar: true, DisableDeployOfAllocFree: true,
 		AbortOnInvalidCurve: true, AltBn128LittleEndian: true, FixAltBn128PairingLengthCheck: true,
-		PoseidonEnforcePadding: true,
+		PoseidonEnforcePadding: true, AltBn128G2Syscalls: true,
 	}
 }
 

@@ -39,6 +39,8 @@ const (
 	CostRistrettoMSMIncrement  = 788
 	CostAltBn128Add            = 334
 	CostAltBn128Mul            = 3840
+	CostAltBn128G2Add          = 535
+	CostAltBn128G2Mul          = 15670
 	CostAltBn128PairingFirst   = 36364
 	CostAltBn128PairingOther   = 12121
 	CostAltBn128G1Compress     = 30
@@ -991,23 +993,32 @@ func altBn128GroupOp(f Features) sbpf.Syscall {
 		}
 		le := op&AltBn128LittleEnd != 0
 		base := op &^ AltBn128LittleEnd
-		if op>>8 != 0 || (base != AltBn128G1Add && base != AltBn128G1Mul && base != AltBn128Pairing) ||
-			(le && !f.AltBn128LittleEndian) {
-			// G1 subtraction, the G2 operations (their feature is off), little-endian variants
-			// before their feature, and anything else.
+		var cost, outLen uint64
+		switch {
+		case op>>8 != 0:
+			return 0, syscallErr(ErrInvalidAttribute)
+		case le && !f.AltBn128LittleEndian && (base == AltBn128G1Add || base == AltBn128G1Mul || base == AltBn128Pairing):
+			return 0, syscallErr(ErrInvalidAttribute)
+		case !f.AltBn128G2Syscalls && (base == AltBn128G2Add || base == AltBn128G2Mul):
 			return 0, syscallErr(ErrInvalidAttribute)
 		}
-		var cost, outLen uint64
 		switch base {
 		case AltBn128G1Add:
 			cost, outLen = CostAltBn128Add, bn254G1Size
 		case AltBn128G1Mul:
 			cost, outLen = CostAltBn128Mul, bn254G1Size
+		case AltBn128G2Add:
+			cost, outLen = CostAltBn128G2Add, bn254G2Size
+		case AltBn128G2Mul:
+			cost, outLen = CostAltBn128G2Mul, bn254G2Size
 		case AltBn128Pairing:
 			pairs := inputLen / bn254PairingElemSize
 			cost = satAdd(satAdd(satAdd(satAdd(CostAltBn128PairingFirst,
 				satMul(CostAltBn128PairingOther, satSub(pairs, 1))), CostSHA256Base), inputLen), 32)
 			outLen = 32
+		default:
+			// G1 and G2 subtraction and unknown operations.
+			return 0, syscallErr(ErrInvalidAttribute)
 		}
 		if err := vm.Consume(cost); err != nil {
 			return 0, err
@@ -1026,6 +1037,10 @@ func altBn128GroupOp(f Features) sbpf.Syscall {
 			res, err = AltBn128G1Addition(in, le)
 		case AltBn128G1Mul:
 			res, err = AltBn128G1Multiplication(in, le)
+		case AltBn128G2Add:
+			res, err = AltBn128G2Addition(in, le)
+		case AltBn128G2Mul:
+			res, err = AltBn128G2Multiplication(in, le)
 		case AltBn128Pairing:
 			res, err = AltBn128PairingCheck(in, le, le || f.FixAltBn128PairingLengthCheck)
 		}

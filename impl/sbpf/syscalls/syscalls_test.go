@@ -605,9 +605,22 @@ func TestAltBn128Syscalls(t *testing.T) {
 	if r := e.mustCall("bad length pairing", altBn128GroupOp(f), 36364+85+100+32, AltBn128Pairing, in, 100, in+1200); r != 1 {
 		t.Errorf("100-byte pairing = %d, want 1", r)
 	}
-	for _, op := range []uint64{AltBn128G1Sub, AltBn128G2Add, AltBn128G2Mul, 7, AltBn128G1Add | 0x100} {
+	for _, op := range []uint64{AltBn128G1Sub, AltBn128G2Sub, 7, AltBn128G1Add | 0x100} {
 		_, err, _ := e.call(altBn128GroupOp(f), op, in, 128, in+1000)
 		wantKind(t, "group op "+strconv.FormatUint(op, 10), err, ErrInvalidAttribute)
+	}
+	noG2 := f
+	noG2.AltBn128G2Syscalls = false
+	for _, op := range []uint64{AltBn128G2Add, AltBn128G2Mul, AltBn128G2Add | AltBn128LittleEnd} {
+		_, err, _ := e.call(altBn128GroupOp(noG2), op, in, 256, in+1000)
+		wantKind(t, "G2 op before its feature "+strconv.FormatUint(op, 10), err, ErrInvalidAttribute)
+	}
+	// G2 operations cost their own units and take exact lengths.
+	if r := e.mustCall("G2 add of zeros", altBn128GroupOp(f), 535, AltBn128G2Add, in+1600, 256, in+1000); r != 0 || !allZero(e.input[1000:1128]) {
+		t.Errorf("O + O = %d, %x", r, e.input[1000:1128])
+	}
+	if r := e.mustCall("G2 mul short", altBn128GroupOp(f), 15670, AltBn128G2Mul, in+1600, 159, in+1000); r != 1 {
+		t.Errorf("159-byte G2 mul = %d", r)
 	}
 	noLE := f
 	noLE.AltBn128LittleEndian = false
