@@ -1,0 +1,175 @@
+//go:build unix
+
+package sbpf_test
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ledgerd/conformance/realelf"
+	"ledgerd/impl/core"
+	"ledgerd/impl/sbpf"
+	"ledgerd/impl/sbpf/sbpftest"
+)
+
+// fold ends a program so that its 64-bit r0 decides the outcome: zero is success, anything else
+// becomes a custom error of 31 bits (high half xor low half), which both sides report alike.
+const fold = `
+    mov64 r1, r0
+    rsh64 r1, 32
+    xor64 r0, r1
+    and64 r0, 0x7fffffff
+    exit
+`
+
+// vmOracleCases are programs that touch no syscall and no account: each tests a VM rule whose
+// outcome (result, error text, compute units) LiteSVM shows.
+var vmOracleCases = []struct{ name, asm string }{
+	{"success", "mov64 r0, 0\nexit"},
+	{"custom error", "mov64 r0, 42\nexit"},
+	{"add32 sign-extends", "mov64 r0, 0x7fffffff\nadd32 r0, 1\n" + fold},
+	{"sub32 sign-extends", "mov32 r0, 0\nsub32 r0, 3\n" + fold},
+	{"mul32 sign-extends", "mov64 r0, 0x10000\nmul32 r0, 0x8001\n" + fold},
+	{"div64 imm -1", "mov64 r0, -1\ndiv64 r0, -1\nadd64 r0, 5\n" + fold},
+	{"mod64 imm -1", "mov64 r0, 12345\nmod64 r0, -1\n" + fold},
+	{"div32 imm -1", "mov64 r0, -1\ndiv32 r0, -1\nadd64 r0, 6\n" + fold},
+	{"shifts by large registers", "mov64 r0, 3\nmov64 r1, 67\nlsh64 r0, r1\nmov64 r1, 35\nlsh32 r0, r1\nmov64 r2, -1\narsh32 r2, r1\nxor64 r0, r2\n" + fold},
+	{"arsh64 and rsh64", "mov64 r0, -4096\narsh64 r0, 3\nmov64 r1, -1\nrsh64 r1, 60\nadd64 r0, r1\n" + fold},
+	{"neg32 and neg64", "mov64 r0, 5\nneg32 r0\nmov64 r1, 7\nneg64 r1\nadd64 r0, r1\n" + fold},
+	{"le and be", "lddw r0, 0x1122334455667788\nmov64 r1, r0\nbe64 r1\nmov64 r2, r0\nle16 r2\nbe32 r0\nadd64 r0, r1\nadd64 r0, r2\n" + fold},
+	{"and64 imm sign-extends", "mov64 r0, -1\nand64 r0, -256\nor32 r0, 0\n" + fold},
+	{"signed and unsigned jumps", "mov64 r1, -1\nmov64 r0, 0\njgt r1, 5, a\nadd64 r0, 1\na:\njsgt r1, 5, b\nadd64 r0, 2\nb:\njset r1, 8, c\nadd64 r0, 4\nc:\n" + fold},
+	{"r10 at entry", "mov64 r0, r10\n" + fold},
+	{"r1 at entry", "mov64 r0, r1\n" + fold},
+	{"stack frame bump", "mov64 r6, r10\ncall f\nsub64 r0, r6\n" + fold + "f:\nmov64 r0, r10\nexit"},
+	{"callee-saved registers", "mov64 r6, 1\nmov64 r7, 2\nmov64 r8, 3\nmov64 r9, 4\ncall f\nadd64 r0, r6\nadd64 r0, r7\nadd64 r0, r8\nadd64 r0, r9\n" + fold +
+		"f:\nmov64 r6, 100\nmov64 r7, 100\nmov64 r8, 100\nmov64 r9, 100\nmov64 r0, 0\nexit"},
+	{"63 nested calls", "mov64 r1, 62\nmov64 r0, 0\ncall f\n" + fold + "f:\njeq r1, 0, done\nsub64 r1, 1\nadd64 r0, 1\ncall f\ndone:\nexit"},
+	{"64 nested calls", "mov64 r1, 63\nmov64 r0, 0\ncall f\n" + fold + "f:\njeq r1, 0, done\nsub64 r1, 1\nadd64 r0, 1\ncall f\ndone:\nexit"},
+	{"callx truncates", "lddw r3, 0x100000163\ncallx r3\n" + fold + "mov64 r0, 9\nexit"},
+	{"callx outside", "mov64 r3, 0\ncallx r3\nexit"},
+	{"stack straddle", "lddw r1, 0x1122334455667788\nstxdw [r10-4], r1\nlddw r2, 0x200002000\nldxw r0, [r2+0]\n" + fold},
+	{"stack gap", "stdw [r10+0], 1\nexit"},
+	{"stack gap frame 5", "lddw r1, 0x200005008\nldxb r0, [r1+0]\nexit"},
+	{"below the stack", "lddw r1, 0x1fffff000\nldxw r0, [r1+0]\nexit"},
+	{"just below the stack", "lddw r1, 0x1fffffff8\nldxdw r0, [r1+0]\nexit"},
+	{"past the stack frames", "lddw r1, 0x200041000\nldxb r0, [r1+0]\nexit"},
+	{"store into the program", "lddw r1, 0x100000120\nstb [r1+0], 1\nexit"},
+	{"read the program", "lddw r1, 0x100000120\nldxdw r0, [r1+0]\n" + fold},
+	{"read address 0", "mov64 r1, 0\nldxdw r0, [r1+0]\nexit"},
+	{"heap end", "lddw r1, 0x300007ffc\nldxdw r0, [r1+0]\nexit"},
+	{"past the heap", "lddw r1, 0x300008000\nldxb r0, [r1+0]\nexit"},
+	{"heap round trip", "lddw r1, 0x300000100\nstdw [r1+0], -7\nldxdw r0, [r1+0]\n" + fold},
+	{"input header", "ldxdw r0, [r1+0]\nldxdw r2, [r1+8]\nadd64 r0, r2\nadd64 r0, 11\n" + fold},
+	{"above all regions", "lddw r1, 0x500000000\nldxb r0, [r1+0]\nexit"},
+	{"divide by zero", "mov64 r2, 0\nmov64 r0, 1\ndiv64 r0, r2\nexit"},
+	{"mod32 by a zero low half", "lddw r2, 0x100000000\nmov64 r0, 1\nmod32 r0, r2\nexit"},
+	{"run off the end", "mov64 r0, 0\nmov64 r0, 1"},
+	{"loop forever", "ja -1\nexit"},
+}
+
+// TestOracleVM runs vmOracleCases in LiteSVM (the reference VM, loaded as loader-v2 programs)
+// and in this package, and compares outcome, error text and compute units.
+func TestOracleVM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Node.js")
+	}
+	payer := core.KeypairFromSeed([32]byte{1, 2, 3})
+	sc := realelf.Scenario{Name: "vm", Accounts: []realelf.Account{{Address: payer.PublicKey(), Lamports: 1e10, Owner: core.SystemProgramID}}}
+	elfs := make([][]byte, len(vmOracleCases))
+	ids := make([]core.Pubkey, len(vmOracleCases))
+	for i, c := range vmOracleCases {
+		elf, err := sbpftest.ELF("entrypoint:\n"+c.asm, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var seed [32]byte
+		seed[0], seed[1] = 0x77, byte(i)
+		ids[i] = core.KeypairFromSeed(seed).PublicKey()
+		elfs[i] = elf
+		sc.Programs = append(sc.Programs, realelf.Program{ID: ids[i], Loader: core.BPFLoaderProgramID, ELF: elf, SHA256: sha256.Sum256(elf)})
+		sc.Steps = append(sc.Steps, realelf.Step{Name: c.name, Payer: payer,
+			Instructions: []core.Instruction{{ProgramID: ids[i]}}})
+	}
+	results := realelf.LiteSVM(t).Run(sc)[0]
+
+	loader := sbpf.NewLoader(sbpf.DefaultConfig())
+	for i, c := range vmOracleCases {
+		res := results[i]
+		id := ids[i].String()
+		var budget, consumed uint64
+		failed := ""
+		for _, l := range res.Logs {
+			if rest, ok := strings.CutPrefix(l, "Program "+id+" consumed "); ok {
+				if _, err := fmt.Sscanf(rest, "%d of %d compute units", &consumed, &budget); err != nil {
+					t.Fatalf("%s: log %q: %v", c.name, l, err)
+				}
+			}
+			if rest, ok := strings.CutPrefix(l, "Program "+id+" failed: "); ok {
+				failed = rest
+			}
+		}
+		if budget == 0 {
+			t.Errorf("%s: no consumption log in %q (err %s)", c.name, res.Logs, res.Err)
+			continue
+		}
+
+		exe, err := sbpf.LoadELF(elfs[i], loader)
+		if err != nil {
+			t.Fatalf("%s: load: %v", c.name, err)
+		}
+		if err := sbpf.Verify(exe, loader); err != nil {
+			t.Fatalf("%s: verify: %v", c.name, err)
+		}
+		// The aligned serialization of an instruction with no accounts and no data: the account
+		// count, the data length, then the program id.
+		input := make([]byte, 48)
+		copy(input[16:], ids[i][:])
+		meter := &sbpf.Meter{Remaining: budget}
+		vm, err := sbpf.NewVM(exe, loader, sbpf.Params{Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}}, Meter: meter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r0, runErr := vm.Run()
+		used := vm.Used()
+		var gotErr string
+		switch {
+		case runErr != nil:
+			gotErr = runErr.Error()
+		case r0 != 0:
+			gotErr = "custom program error: 0x" + strconv.FormatUint(r0, 16)
+		}
+		if gotErr != failed {
+			t.Errorf("%s: failed with %q, reference %q", c.name, gotErr, failed)
+		}
+		// The log line counts what the VM used; a VM fault then empties the meter, so the
+		// transaction's units are the whole budget (deplete_cu_meter_on_vm_failure).
+		if used != consumed {
+			t.Errorf("%s: consumed %d, reference %d", c.name, used, consumed)
+		}
+		wantTx := used
+		if runErr != nil {
+			wantTx = budget
+		}
+		if res.ComputeUnits != wantTx {
+			t.Errorf("%s: transaction units %d, want %d", c.name, res.ComputeUnits, wantTx)
+		}
+		var wantErr any = nil
+		if r0 != 0 && runErr == nil {
+			wantErr = map[string]any{"InstructionError": []any{0, map[string]any{"Custom": r0}}}
+		} else if runErr != nil {
+			wantErr = map[string]any{"InstructionError": []any{0, "ProgramFailedToComplete"}}
+		}
+		want, _ := json.Marshal(wantErr)
+		var got any
+		_ = json.Unmarshal(res.Err, &got)
+		gotJSON, _ := json.Marshal(got)
+		if string(gotJSON) != string(want) {
+			t.Errorf("%s: reference error %s, ours maps to %s", c.name, gotJSON, want)
+		}
+	}
+}
