@@ -62,34 +62,34 @@ func (c *call) loadSlice(addr, count, size, align uint64) ([]byte, error) {
 	return c.load(addr, total, align)
 }
 
-// out is one destination of translate_mut: count elements of size bytes at addr.
-type out struct {
-	addr, count, size, align uint64
+// Dest is one destination of a store: Count elements of Size bytes at Addr, aligned to Align.
+type Dest struct {
+	Addr, Count, Size, Align uint64
 }
 
 // store maps every destination for writing, all at once as translate_mut does: first each range
 // must be writable (in order), then each aligned, then no two may overlap (CopyOverlapping).
 // Empty destinations map to nil.
-func (c *call) store(outs ...out) ([][]byte, error) {
+func (c *call) store(outs ...Dest) ([][]byte, error) {
 	res := make([][]byte, len(outs))
 	for i, o := range outs {
-		if o.count == 0 {
+		if o.Count == 0 {
 			continue
 		}
-		b, err := c.vm.Translate(o.addr, satMul(o.count, o.size), sbpf.Store)
+		b, err := c.vm.Translate(o.Addr, satMul(o.Count, o.Size), sbpf.Store)
 		if err != nil {
 			return nil, err
 		}
 		res[i] = b
 	}
 	for _, o := range outs {
-		if o.count != 0 && c.misaligned(o.addr, o.align) {
+		if o.Count != 0 && c.misaligned(o.Addr, o.Align) {
 			return nil, syscallErr(ErrUnalignedPointer)
 		}
 	}
 	for i := range outs {
 		for j := i + 1; j < len(outs); j++ {
-			if overlaps(outs[i].addr, uint64(len(res[i])), outs[j].addr, uint64(len(res[j]))) {
+			if overlaps(outs[i].Addr, uint64(len(res[i])), outs[j].Addr, uint64(len(res[j]))) {
 				return nil, syscallErr(ErrCopyOverlapping)
 			}
 		}
@@ -156,3 +156,27 @@ func vmSliceLens(desc []byte) []uint64 {
 	}
 	return lens
 }
+
+// Memory is the syscalls' pointer translation, for code outside this package that implements a
+// syscall through Host (cross-program invocation): the reference's translate_type (Load),
+// translate_slice (LoadSlice) and translate_mut (Store), with their order of checks and errors.
+type Memory struct{ c call }
+
+// NewMemory translates pointers of vm, checking alignment when checkAligned (see
+// Host.CheckAligned).
+func NewMemory(vm *sbpf.VM, checkAligned bool) *Memory {
+	return &Memory{call{vm: vm, aligned: checkAligned}}
+}
+
+// Load maps one n-byte value at addr for reading (access violation, then UnalignedPointer).
+func (m *Memory) Load(addr, n, align uint64) ([]byte, error) { return m.c.load(addr, n, align) }
+
+// LoadSlice maps count elements of size bytes for reading; nothing for none, InvalidLength
+// beyond isize::MAX bytes.
+func (m *Memory) LoadSlice(addr, count, size, align uint64) ([]byte, error) {
+	return m.c.loadSlice(addr, count, size, align)
+}
+
+// Store maps every destination for writing: each must be writable, then aligned, then no two
+// may overlap (CopyOverlapping). Empty destinations map to nil.
+func (m *Memory) Store(dsts ...Dest) ([][]byte, error) { return m.c.store(dsts...) }

@@ -339,7 +339,7 @@ func tryFindProgramAddress(vm *sbpf.VM, seedsAddr, nSeeds, programIDAddr, outAdd
 	// 255 tries, bump 255 down to 1; each miss costs another create_program_address.
 	for range 255 {
 		if addr, err := core.CreateProgramAddress(withBump, pid); err == nil {
-			r, err := c.store(out{bumpAddr, 1, 1, alignU8}, out{outAddr, 1, core.PubkeyLen, alignU8})
+			r, err := c.store(Dest{bumpAddr, 1, 1, alignU8}, Dest{outAddr, 1, core.PubkeyLen, alignU8})
 			if err != nil {
 				return 0, err
 			}
@@ -766,7 +766,7 @@ func getSysvar(f Features) sbpf.Syscall {
 		if dstAddr >= sbpf.MMInputStart && f.StricterABIAndRuntimeConstraints {
 			return 0, syscallErr(ErrInvalidPointer)
 		}
-		r, err := c.store(out{dstAddr, length, 1, alignU8})
+		r, err := c.store(Dest{dstAddr, length, 1, alignU8})
 		if err != nil {
 			return 0, err
 		}
@@ -855,7 +855,7 @@ func getReturnData(vm *sbpf.VM, dstAddr, n, programIDAddr, _, _ uint64) (uint64,
 		if err := vm.Consume((n + core.PubkeyLen) / CPIBytesPerUnit); err != nil {
 			return 0, err
 		}
-		r, err := c.store(out{dstAddr, n, 1, alignU8}, out{programIDAddr, 1, core.PubkeyLen, alignU8})
+		r, err := c.store(Dest{dstAddr, n, 1, alignU8}, Dest{programIDAddr, 1, core.PubkeyLen, alignU8})
 		if err != nil {
 			return 0, err
 		}
@@ -905,10 +905,10 @@ func processedSiblingInstruction(vm *sbpf.VM, index, metaAddr, programIDAddr, da
 		return 1, nil
 	}
 	r, err := c.store(
-		out{programIDAddr, 1, core.PubkeyLen, alignU8},
-		out{dataAddr, dataLen, 1, alignU8},
-		out{accountsAddr, accountsLen, 34, alignU8},
-		out{metaAddr, 1, 16, alignU64},
+		Dest{programIDAddr, 1, core.PubkeyLen, alignU8},
+		Dest{dataAddr, dataLen, 1, alignU8},
+		Dest{accountsAddr, accountsLen, 34, alignU8},
+		Dest{metaAddr, 1, 16, alignU64},
 	)
 	if err != nil {
 		return 0, err
@@ -1129,7 +1129,7 @@ func bigModExp(vm *sbpf.VM, paramsAddr, outAddr, _, _, _ uint64) (uint64, error)
 		return 0, err
 	}
 	res := BigModExp(base, exp, mod)
-	r, err := c.store(out{outAddr, modLen, 1, alignU8})
+	r, err := c.store(Dest{outAddr, modLen, 1, alignU8})
 	if err != nil {
 		return 0, err
 	}

@@ -755,3 +755,31 @@ func TestSysvarGettersOnCoreEncodings(t *testing.T) {
 		t.Errorf("epoch rewards struct %v", e.input[64:160])
 	}
 }
+
+func TestMemoryTranslation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, make([]byte, 64), []byte("ro"), 100)
+	m := NewMemory(e.vm, true)
+	if _, err := m.LoadSlice(in, 1<<62, 16, 8); !errors.Is(err, &Error{Kind: ErrInvalidLength}) {
+		t.Errorf("huge slice: %v", err)
+	}
+	if b, err := m.LoadSlice(0, 0, 16, 8); b != nil || err != nil {
+		t.Errorf("empty slice at 0: %v, %v", b, err)
+	}
+	if _, err := m.Load(in+4, 8, 8); !errors.Is(err, &Error{Kind: ErrUnalignedPointer}) {
+		t.Errorf("unaligned u64: %v", err)
+	}
+	if _, err := NewMemory(e.vm, false).Load(in+4, 8, 8); err != nil {
+		t.Errorf("unaligned u64 without the check: %v", err)
+	}
+	if _, err := m.Store(Dest{roAddr, 1, 2, 1}); sbpf.KindOf(err) != sbpf.ErrAccessViolation {
+		t.Errorf("store into the program: %v", err)
+	}
+	if _, err := m.Store(Dest{in, 1, 8, 8}, Dest{in + 7, 1, 1, 1}); !errors.Is(err, &Error{Kind: ErrCopyOverlapping}) {
+		t.Errorf("overlapping destinations: %v", err)
+	}
+	r, err := m.Store(Dest{in, 1, 8, 8}, Dest{in + 8, 0, 1, 1}, Dest{in + 8, 2, 4, 4})
+	if err != nil || len(r[0]) != 8 || r[1] != nil || len(r[2]) != 8 {
+		t.Errorf("adjacent destinations: %v, %v", r, err)
+	}
+}
