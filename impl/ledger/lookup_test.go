@@ -29,9 +29,7 @@ func frozenBank(t *testing.T, l *Ledger, slot uint64) *Bank {
 // message against the bank that extended it (the new addresses do not serve yet) and against a later
 // one (they do), and runs the message there with the loaded addresses.
 func TestLoadAddresses(t *testing.T) {
-	programs := runtime.NewRegistry()
-	system.Register(programs)
-	alt.Register(programs)
+	programs := runtime.NewRegistry(system.Module, alt.Module)
 	l, err := Open(Config{Dir: t.TempDir(), SlotDuration: 10 * time.Millisecond, FinalityDepth: 4, Programs: programs})
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +109,42 @@ func TestLoadAddresses(t *testing.T) {
 	}
 	if want := m.FullAccountKeys(loaded); !slices.Equal(res.AccountKeys, want) || len(want) != 5 {
 		t.Fatalf("account keys = %v, want %v", res.AccountKeys, want)
+	}
+
+	// On a transaction's way the lookups are resolved once: the simulation and the producer reuse those resolved
+	// against the working bank (while no table they read was written there); resolved against another bank, the
+	// producer resolves them again. A resolution that lands in a later working slot is retried.
+	reused := false
+	for try := 0; try < 50 && !reused; try++ {
+		m2 := *m
+		m2.RecentBlockhash = l.Bank(Processed).LastBlockhash()
+		tx2, err := core.NewSignedTransaction(&m2, payer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := tableLoads.Load()
+		w := l.Bank(Processed)
+		lk := w.ResolveLookups(&tx2.Message)
+		sim, err := l.Simulate(w, tx2, false, lk)
+		if err != nil || sim.Result.Err != nil {
+			t.Fatalf("simulation with resolved lookups: %v %+v", err, sim)
+		}
+		ex, err := l.ExecuteResolved(ctx, tx2, lk)
+		if err != nil || ex.Result.Err != nil {
+			t.Fatalf("execution with resolved lookups: %v %+v", err, ex)
+		}
+		loads := tableLoads.Load() - before
+		if ex.Slot == w.Slot {
+			if loads != 1 {
+				t.Fatalf("resolved %d times on the way, want once", loads)
+			}
+			reused = true
+		} else if loads != 2 {
+			t.Fatalf("executed in slot %d after resolving in %d: resolved %d times, want twice", ex.Slot, w.Slot, loads)
+		}
+	}
+	if !reused {
+		t.Fatal("no execution landed in the slot its lookups were resolved in")
 	}
 
 	// Legacy messages and messages without lookups load nothing.

@@ -47,7 +47,7 @@ func TestSimulateAgainstFrozenBankSeesItsOwnBlockhash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sim, err := l.Simulate(bank, advance, false); err != nil || sim.Result.Err != nil {
+	if sim, err := l.Simulate(bank, advance, false, nil); err != nil || sim.Result.Err != nil {
 		t.Errorf("advancing the nonce against its frozen bank: %v; logs %q", sim.Result.Err, sim.Result.Logs)
 	}
 

@@ -14,8 +14,9 @@ import (
 
 // submission is a transaction handed to the producer, with where to send its result.
 type submission struct {
-	tx     *core.Transaction
-	result chan *Executed
+	tx      *core.Transaction
+	lookups *Lookups // resolved by the caller, reused when still valid in the working bank
+	result  chan *Executed
 }
 
 // Executed is the outcome of a transaction the producer ran in its working bank.
@@ -87,10 +88,16 @@ func (b *Bank) entriesLen() int {
 // Execute runs tx in the working bank and waits for the result. The transaction must be sanitized and its
 // signatures verified by the caller.
 func (l *Ledger) Execute(ctx context.Context, tx *core.Transaction) (*Executed, error) {
+	return l.ExecuteResolved(ctx, tx, nil)
+}
+
+// ExecuteResolved is Execute with tx's address lookups already resolved (Bank.ResolveLookups): the producer
+// reuses them when they were resolved against its working bank and still hold there.
+func (l *Ledger) ExecuteResolved(ctx context.Context, tx *core.Transaction, lk *Lookups) (*Executed, error) {
 	if err := l.writeRefused(); err != nil {
 		return nil, err // at once: the producer would refuse it
 	}
-	s := &submission{tx: tx, result: make(chan *Executed, 1)}
+	s := &submission{tx: tx, lookups: lk, result: make(chan *Executed, 1)}
 	select {
 	case l.submit <- s:
 	case <-l.stop:
@@ -129,7 +136,7 @@ func (l *Ledger) execute(s *submission) {
 	}
 	var res *runtime.Result
 	src := &recordingSource{errSource: errSource{bank: b}}
-	loaded, terr := b.LoadAddresses(&s.tx.Message)
+	loaded, terr := b.lookupsIn(s.lookups, &s.tx.Message)
 	if terr != nil {
 		res = &runtime.Result{Err: terr} // not processed: no fee, as in the reference
 	} else {

@@ -18,9 +18,10 @@ type Simulation struct {
 
 // Simulate runs tx against bank as the producer would, without recording anything. With replaceBlockhash
 // the message's blockhash is replaced by the bank's newest one first (signatures then no longer match, which
-// the caller must not verify). A store failure while reading the transaction's accounts is the error (a
-// *StorageError), never a result computed as if those accounts were missing.
-func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash bool) (*Simulation, error) {
+// the caller must not verify). lk are tx's lookups resolved against bank (nil resolves them). A store failure
+// while reading the transaction's accounts is the error (a *StorageError), never a result computed as if those
+// accounts were missing.
+func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash bool, lk *Lookups) (*Simulation, error) {
 	sim := &Simulation{}
 	if replaceBlockhash {
 		h := bank.LastBlockhash()
@@ -30,7 +31,7 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 		sim.ReplacementBlockhash = &h
 		sim.LastValidBlockHeight, _ = bank.LastValidBlockHeight(h)
 	}
-	loaded, terr := bank.LoadAddresses(&tx.Message)
+	loaded, terr := bank.lookupsIn(lk, &tx.Message)
 	if terr != nil {
 		sim.Result = &runtime.Result{Err: terr}
 		return sim, nil

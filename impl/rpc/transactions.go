@@ -35,15 +35,17 @@ func decodeWireTx(data string, enc *string) (*core.Transaction, error) {
 }
 
 // sanitizeWireTx applies what the reference's sanitize_transaction checks before a transaction may be simulated
-// or sent: the structural checks, then the loading of its address lookup tables in bank.
-func sanitizeWireTx(tx *core.Transaction, bank *ledger.Bank) error {
+// or sent: the structural checks, then the loading of its address lookup tables in bank, which it returns for
+// the simulation and the producer to reuse.
+func sanitizeWireTx(tx *core.Transaction, bank *ledger.Bank) (*ledger.Lookups, error) {
 	if err := tx.Sanitize(); err != nil {
-		return rpcapi.NewInvalidParamsError("invalid transaction: " + err.Error())
+		return nil, rpcapi.NewInvalidParamsError("invalid transaction: " + err.Error())
 	}
-	if _, terr := bank.LoadAddresses(&tx.Message); terr != nil {
-		return rpcapi.NewInvalidParamsError("invalid transaction: " + terr.Error())
+	lk := bank.ResolveLookups(&tx.Message)
+	if lk.Err != nil {
+		return nil, rpcapi.NewInvalidParamsError("invalid transaction: " + lk.Err.Error())
 	}
-	return nil
+	return lk, nil
 }
 
 // encodeTxVersionErr maps impl/parse's version refusal to -32015.
@@ -94,7 +96,8 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 	if err != nil {
 		return "", err
 	}
-	if err := sanitizeWireTx(tx, bank); err != nil {
+	lookups, err := sanitizeWireTx(tx, bank)
+	if err != nil {
 		return "", err
 	}
 	// A leader drops a transaction whose signatures do not verify; with skipPreflight the reference still
@@ -107,7 +110,7 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 		if err := s.healthError(); err != nil {
 			return "", err
 		}
-		sim, err := s.ledger.Simulate(bank, tx, false)
+		sim, err := s.ledger.Simulate(bank, tx, false, lookups)
 		if err != nil {
 			return "", err
 		}
@@ -117,7 +120,7 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 	}
 	if verified {
 		s.signatureReceived(tx.Signature())
-		if _, err := s.ledger.Execute(ctx, tx); err != nil {
+		if _, err := s.ledger.ExecuteResolved(ctx, tx, lookups); err != nil {
 			return "", err
 		}
 	}
@@ -144,14 +147,15 @@ func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTran
 	if replace && sigVerify {
 		return out, rpcapi.NewInvalidParamsError("sigVerify may not be used with replaceRecentBlockhash")
 	}
-	if err := sanitizeWireTx(tx, bank); err != nil {
+	lookups, err := sanitizeWireTx(tx, bank)
+	if err != nil {
 		return out, err
 	}
 	if sigVerify && !tx.VerifySignatures() {
 		return out, rpcapi.NewTransactionSignatureVerificationFailureError()
 	}
 
-	sim, err := s.ledger.Simulate(bank, tx, replace)
+	sim, err := s.ledger.Simulate(bank, tx, replace, lookups)
 	if err != nil {
 		return out, err
 	}
