@@ -238,3 +238,48 @@ func TestLoadBothMachines(t *testing.T) {
 		}
 	}
 }
+
+func TestRelocationVariants(t *testing.T) {
+	prog := sbpftest.Program{Asm: "entrypoint:\nlddw r0, rodata+0\nexit", Rodata: make([]byte, 8)}
+	loader, _ := testLoader(t, true)
+	load := func(b []byte) uint64 {
+		t.Helper()
+		exe, err := sbpf.LoadELF(b, loader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r0, err := run(t, exe, loader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r0
+	}
+	t.Run("R_BPF_64_64 adds the symbol's value", func(t *testing.T) {
+		b, lay := build(t, prog)
+		// Make the lddw load the entry point symbol's address: imm 0, type 1 against symbol 1 (entrypoint).
+		le.PutUint32(b[0x120+4:], 0)
+		le.PutUint64(b[lay.RelDynOffset+relInfo:], 1<<32|1)
+		if r0 := load(b); r0 != sbpf.MMBytecodeStart+0x120 {
+			t.Fatalf("r0 %#x", r0)
+		}
+	})
+	t.Run("an lddw already in the program region is left alone", func(t *testing.T) {
+		b, lay := build(t, prog)
+		le.PutUint32(b[0x120+12:], 1) // high half: 0x1_xxxx_xxxx
+		if r0 := load(b); r0 != sbpf.MMBytecodeStart+lay.RodataOffset {
+			t.Fatalf("r0 %#x", r0)
+		}
+	})
+	t.Run("a data pointer is read from the slot's upper half", func(t *testing.T) {
+		b, lay, err := sbpftest.Program{Asm: "lddw r1, rodata+0\nldxdw r0, [r1]\nexit", Rodata: make([]byte, 8),
+			RodataPointers: []uint64{0}}.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The low half is ignored: garbage there changes nothing.
+		le.PutUint32(b[lay.RodataOffset:], 0xdeadbeef)
+		if r0 := load(b); r0 != sbpf.MMBytecodeStart+lay.RodataOffset {
+			t.Fatalf("r0 %#x", r0)
+		}
+	})
+}
