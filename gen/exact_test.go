@@ -91,3 +91,20 @@ func TestValidateKeepsDecodedKeys(t *testing.T) {
 		t.Errorf("without Validate: %v, want Invalid param: Invalid", err)
 	}
 }
+
+// FuzzParamsDecode checks that the params decoder, which splits the array without decoding it, never panics and
+// never accepts params that are not valid JSON.
+func FuzzParamsDecode(f *testing.F) {
+	f.Add(`["4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T",{"encoding":"base64","filters":[{"dataSize":3}]}]`)
+	f.Add(`[1 2]`)
+	f.Add(`[,]`)
+	f.Add(`["a]",{"x":"]"}] `)
+	f.Add(`["a"}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		var p rpcapi.GetProgramAccountsParams
+		err := p.UnmarshalJSON([]byte(data))
+		if err == nil && strings.TrimSpace(data) != "" && !json.Valid([]byte(data)) {
+			t.Errorf("accepted params that are not valid JSON: %q", data)
+		}
+	})
+}

@@ -116,7 +116,9 @@ func decodeBase58(s string, size int, custom string) ([]byte, error) {
 	return b, nil
 }
 
-// splitParams reads the positional params array. Absent or null params are an empty list.
+// splitParams reads the positional params array. Absent or null params are an empty list. It only finds where the
+// elements are, without decoding or copying them: each is decoded once, into its field, by decodeParam, which also
+// rejects an element that is not valid JSON.
 func splitParams(raw []byte, max int) ([]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -125,9 +127,30 @@ func splitParams(raw []byte, max int) ([]json.RawMessage, error) {
 	if raw[0] != '[' {
 		return nil, NewInvalidParamsError("Invalid params: expected an array of parameters")
 	}
+	malformed := NewInvalidParamsError("Invalid params: the parameters are not a valid JSON array")
 	var list []json.RawMessage
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, NewInvalidParamsError("Invalid params: " + err.Error())
+	i := skipJSONSpace(raw, 1)
+	if i < len(raw) && raw[i] == ']' {
+		i++
+	} else {
+		for {
+			end := skipJSONValue(raw, i)
+			if end >= len(raw) || end == i {
+				return nil, malformed
+			}
+			list = append(list, json.RawMessage(bytes.TrimRight(raw[i:end], " \t\r\n")))
+			if raw[end] == ']' {
+				i = end + 1
+				break
+			}
+			if raw[end] != ',' {
+				return nil, malformed
+			}
+			i = skipJSONSpace(raw, end+1)
+		}
+	}
+	if i != len(raw) {
+		return nil, malformed
 	}
 	if len(list) > max {
 		if max == 0 {
