@@ -158,10 +158,14 @@ func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool, budget int6
 		return encodeError(nil, errResponseTooLarge, id), true, true
 	}
 	result, err := e.call(WithReplyBudget(ctx, budget), method, params, ws)
-	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, context.DeadlineExceeded):
 		// Whatever the method made of its cancelled context (often ctx.Err(), an internal error), the caller is
 		// told why.
 		return encodeError(nil, errRequestTimedOut, id), true, false
+	case cause != nil:
+		// The client left: nobody reads this, and the method's ctx.Err() is no failure to log.
+		return encodeError(nil, errInternal, id), true, false
 	}
 	if err != nil {
 		var ce CodedError

@@ -4,5 +4,5 @@
 // Dispatcher, which this package never imports.
 //
 // Behaviour follows Agave's RPC service (jsonrpc-http-server and jsonrpc-core underneath); the
-// reference facts are in shared/reference/rpc-behaviour.md, sections 1.2, 2.1, 2.2 and 4.1.
+// reference facts are in docs/reference-behaviour.md, sections 1.2, 2.1, 2.2 and 4.1.
 package jsonrpc

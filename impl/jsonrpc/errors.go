@@ -21,7 +21,7 @@ type CodedError interface {
 	ErrorData() any
 }
 
-// Standard JSON-RPC 2.0 codes, with the texts jsonrpc-core uses (reference §1.2).
+// Standard JSON-RPC 2.0 codes, with the texts jsonrpc-core uses (docs/reference-behaviour.md §1.2).
 const (
 	CodeParseError     = -32700
 	CodeInvalidRequest = -32600

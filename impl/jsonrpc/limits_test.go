@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -182,5 +183,20 @@ func TestHTTPServerWriteTimeoutFollowsCallTimeout(t *testing.T) {
 	h := NewHTTPHandler(&testDispatcher{}, HTTPOptions{Limits: Limits{CallTimeout: 5 * time.Minute}})
 	if s := NewHTTPServer("", h); s.WriteTimeout <= 5*time.Minute {
 		t.Errorf("WriteTimeout %v with a 5 min call timeout", s.WriteTimeout)
+	}
+}
+
+// A method that stops because its client left is not logged as failing.
+func TestClientLeavingIsNotAnError(t *testing.T) {
+	t.Parallel()
+	logs := &lockedBuffer{}
+	h := NewHTTPHandler(&testDispatcher{}, HTTPOptions{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/", strings.NewReader(call(1, "hang", "[]")))
+	req.Header.Set("Content-Type", "application/json")
+	time.AfterFunc(10*time.Millisecond, cancel)
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	if strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("logged: %s", logs)
 	}
 }
