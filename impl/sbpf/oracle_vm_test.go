@@ -5,6 +5,7 @@ package sbpf_test
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -70,6 +71,45 @@ var vmOracleCases = []struct{ name, asm string }{
 	{"mod32 by a zero low half", "lddw r2, 0x100000000\nmov64 r0, 1\nmod32 r0, r2\nexit"},
 	{"run off the end", "mov64 r0, 0\nmov64 r0, 1"},
 	{"loop forever", "ja -1\nexit"},
+	// Syscalls settle the instructions run so far, then charge their own cost.
+	{"compute units log", "mov64 r6, 1\nmov64 r7, 2\ncall sol_log_compute_units_\ncall sol_log_compute_units_\nmov64 r0, 0\nexit"},
+	// LiteSVM 1.5.0 does not register sol_remaining_compute_units: calling it is an unknown call.
+	{"unregistered syscall", "mov64 r6, 1\ncall sol_remaining_compute_units\n" + fold},
+	{"log 64", "mov64 r1, 1\nmov64 r2, 0x24\nmov64 r5, -1\ncall sol_log_64_\nmov64 r0, 0\nexit"},
+	// 199,902 units of instructions leave 98, short of sol_log_64_'s 100.
+	{"syscall over budget", "mov64 r1, 99950\nloop:\nsub64 r1, 1\njne r1, 0, loop\ncall sol_log_64_\nexit"},
+	{"abort", "mov64 r0, 0\ncall abort\nexit"},
+}
+
+// oracleSyscalls are just enough syscalls for the cases above, with the reference's costs.
+func oracleSyscalls(t *testing.T, l *sbpf.Loader) {
+	logf := func(vm *sbpf.VM, format string, args ...any) {
+		logs := vm.Host.(*[]string)
+		*logs = append(*logs, fmt.Sprintf(format, args...))
+	}
+	for name, fn := range map[string]sbpf.Syscall{
+		"sol_log_compute_units_": func(vm *sbpf.VM, _, _, _, _, _ uint64) (uint64, error) {
+			if err := vm.Consume(100); err != nil {
+				return 0, err
+			}
+			logf(vm, "Program consumption: %d units remaining", vm.Remaining())
+			return 0, nil
+		},
+		"sol_log_64_": func(vm *sbpf.VM, a, b, c, d, e uint64) (uint64, error) {
+			if err := vm.Consume(100); err != nil {
+				return 0, err
+			}
+			logf(vm, "Program log: %#x, %#x, %#x, %#x, %#x", a, b, c, d, e)
+			return 0, nil
+		},
+		"abort": func(vm *sbpf.VM, _, _, _, _, _ uint64) (uint64, error) {
+			return 0, errors.New("SBF program panicked")
+		},
+	} {
+		if err := l.Register(name, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestOracleVM runs vmOracleCases in LiteSVM (the reference VM, loaded as loader-v2 programs)
@@ -98,12 +138,17 @@ func TestOracleVM(t *testing.T) {
 	results := realelf.LiteSVM(t).Run(sc)[0]
 
 	loader := sbpf.NewLoader(sbpf.DefaultConfig())
+	oracleSyscalls(t, loader)
 	for i, c := range vmOracleCases {
 		res := results[i]
 		id := ids[i].String()
 		var budget, consumed uint64
 		failed := ""
+		var refLogs []string
 		for _, l := range res.Logs {
+			if !strings.HasPrefix(l, "Program "+id+" ") {
+				refLogs = append(refLogs, l)
+			}
 			if rest, ok := strings.CutPrefix(l, "Program "+id+" consumed "); ok {
 				if _, err := fmt.Sscanf(rest, "%d of %d compute units", &consumed, &budget); err != nil {
 					t.Fatalf("%s: log %q: %v", c.name, l, err)
@@ -130,14 +175,19 @@ func TestOracleVM(t *testing.T) {
 		input := make([]byte, 48)
 		copy(input[16:], ids[i][:])
 		meter := &sbpf.Meter{Remaining: budget}
-		vm, err := sbpf.NewVM(exe, loader, sbpf.Params{Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}}, Meter: meter})
+		var logs []string
+		vm, err := sbpf.NewVM(exe, loader, sbpf.Params{Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}}, Meter: meter, Host: &logs})
 		if err != nil {
 			t.Fatal(err)
 		}
 		r0, runErr := vm.Run()
 		used := vm.Used()
 		var gotErr string
+		syscallErr := sbpf.KindOf(runErr) == sbpf.ErrSyscall
 		switch {
+		case syscallErr:
+			// The reference logs a syscall's own error, unwrapped.
+			gotErr = errors.Unwrap(runErr).Error()
 		case runErr != nil:
 			gotErr = runErr.Error()
 		case r0 != 0:
@@ -151,8 +201,11 @@ func TestOracleVM(t *testing.T) {
 		if used != consumed {
 			t.Errorf("%s: consumed %d, reference %d", c.name, used, consumed)
 		}
+		if strings.Join(logs, "\n") != strings.Join(refLogs, "\n") {
+			t.Errorf("%s: logs %q, reference %q", c.name, logs, refLogs)
+		}
 		wantTx := used
-		if runErr != nil {
+		if runErr != nil && !syscallErr {
 			wantTx = budget
 		}
 		if res.ComputeUnits != wantTx {
@@ -161,6 +214,8 @@ func TestOracleVM(t *testing.T) {
 		var wantErr any = nil
 		if r0 != 0 && runErr == nil {
 			wantErr = map[string]any{"InstructionError": []any{0, map[string]any{"Custom": r0}}}
+		} else if errors.Is(runErr, sbpf.ErrComputationalBudgetExceeded) {
+			wantErr = map[string]any{"InstructionError": []any{0, "ComputationalBudgetExceeded"}}
 		} else if runErr != nil {
 			wantErr = map[string]any{"InstructionError": []any{0, "ProgramFailedToComplete"}}
 		}
