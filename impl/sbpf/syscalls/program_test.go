@@ -1,10 +1,12 @@
 package syscalls
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"testing"
 
+	"ledgerd/impl/core"
 	"ledgerd/impl/sbpf"
 )
 
@@ -107,5 +109,78 @@ func TestSyscallFailuresAbortTheProgram(t *testing.T) {
 	_, err, _, _, _ = runProgram(t, "call abort\nexit", nil, 100)
 	if !errors.Is(err, &Error{Kind: ErrAbort}) {
 		t.Errorf("abort: %v", err)
+	}
+}
+
+// The usual shape of real programs: descriptors and results on the stack (its frames are gapped
+// in v0), inputs in the input region.
+func TestSyscallsOnTheStack(t *testing.T) {
+	t.Parallel()
+	src := `
+		mov64 r6, r1
+		# a VmSlice {ptr, len} of the first 5 input bytes at r10-16
+		stxdw [r10-16], r6
+		mov64 r2, 5
+		stxdw [r10-8], r2
+		# sol_sha256(&slice, 1, r10-48)
+		mov64 r1, r10
+		add64 r1, -16
+		mov64 r2, 1
+		mov64 r3, r10
+		add64 r3, -48
+		call sol_sha256
+		# copy the hash to input+64
+		mov64 r1, r6
+		add64 r1, 64
+		mov64 r2, r10
+		add64 r2, -48
+		mov64 r3, 32
+		call sol_memcpy_
+		# the clock onto the stack, then to input+96
+		mov64 r1, r10
+		add64 r1, -96
+		call sol_get_clock_sysvar
+		mov64 r1, r6
+		add64 r1, 96
+		mov64 r2, r10
+		add64 r2, -96
+		mov64 r3, 40
+		call sol_memcpy_
+		mov64 r0, 0
+		exit
+	`
+	input := make([]byte, 160)
+	copy(input, "hello")
+	a, err := sbpf.Assemble(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader := sbpf.NewLoader(sbpf.DefaultConfig())
+	if err := Register(loader, AllFeatures(), false); err != nil {
+		t.Fatal(err)
+	}
+	clock := make([]byte, 40)
+	putU64s(clock, 77, 1, 2, 3, 1700000000)
+	h := &fakeHost{height: 1, sysvars: map[core.Pubkey][]byte{core.SysvarClockID: clock}}
+	vm, err := sbpf.NewVM(a.Executable(sbpf.V0), loader, sbpf.Params{
+		Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}},
+		Meter: &sbpf.Meter{Remaining: 100_000},
+		Host:  h,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vm.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if want := Hashv(SHA256, []byte("hello")); !bytes.Equal(input[64:96], want[:]) {
+		t.Errorf("sha256 through the stack = %x, want %x", input[64:96], want)
+	}
+	if !bytes.Equal(input[96:136], clock) {
+		t.Errorf("clock through the stack = %v", input[96:136])
+	}
+	// 27 instructions, sha256 85+10, two memcpy 10 each, clock 140.
+	if used := vm.Used(); used != 27+95+20+140 {
+		t.Errorf("used %d units, want %d", used, 27+95+20+140)
 	}
 }
