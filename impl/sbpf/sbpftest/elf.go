@@ -106,12 +106,50 @@ type reloc struct {
 	sym    uint32
 }
 
+// image is a program ready to be written: text with its calls pc-relative and its lddw immediates holding ELF
+// vaddrs, rodata with its pointers in the toolchains' form, and what the dynamic relocations must say.
+type image struct {
+	text, rodata []byte
+	relative     []uint64 // file offsets of R_BPF_64_RELATIVE relocations
+	syscalls     []sbpf.AsmSyscall
+	entryPC      uint64
+}
+
+func rodataOffset(textLen int) uint64 { return align8(textOffset + uint64(textLen)) }
+
 func (p Program) build(a *sbpf.Assembly) ([]byte, Layout, error) {
-	var lay Layout
-	text := append([]byte(nil), a.Text...)
-	if len(text) == 0 {
-		return nil, lay, fmt.Errorf("sbpftest: empty program")
+	if len(a.Text) == 0 {
+		return nil, Layout{}, fmt.Errorf("sbpftest: empty program")
 	}
+	img := image{text: append([]byte(nil), a.Text...), rodata: append([]byte(nil), p.Rodata...),
+		syscalls: a.Syscalls, entryPC: a.Labels["entrypoint"]}
+	ro := rodataOffset(len(img.text))
+	// Patch the text into the form a linker leaves it in: pc-relative calls, ELF vaddrs in lddw.
+	for _, c := range a.Calls {
+		le.PutUint32(img.text[c.PC*8+4:], uint32(int32(int64(c.Target)-int64(c.PC)-1)))
+	}
+	for _, r := range a.RodataRefs {
+		addr := ro + r.Offset
+		le.PutUint32(img.text[r.PC*8+4:], uint32(addr))
+		le.PutUint32(img.text[r.PC*8+12:], uint32(addr>>32))
+		img.relative = append(img.relative, textOffset+r.PC*8)
+	}
+	for _, ptr := range p.RodataPointers {
+		if ptr+8 > uint64(len(img.rodata)) {
+			return nil, Layout{}, fmt.Errorf("sbpftest: rodata pointer at %d is outside the rodata", ptr)
+		}
+		target := ro + le.Uint64(img.rodata[ptr:])
+		le.PutUint32(img.rodata[ptr:], 0)
+		le.PutUint32(img.rodata[ptr+4:], uint32(target))
+		img.relative = append(img.relative, ro+ptr)
+	}
+	return p.write(img)
+}
+
+// write lays out and writes an image, with p's extra sections, machine and flags.
+func (p Program) write(img image) ([]byte, Layout, error) {
+	var lay Layout
+	text, rodata := img.text, img.rodata
 	machine := p.Machine
 	if machine == 0 {
 		machine = 247
@@ -119,9 +157,8 @@ func (p Program) build(a *sbpf.Assembly) ([]byte, Layout, error) {
 
 	// File layout, every section at vaddr == file offset.
 	lay.TextOffset = textOffset
-	off := align8(textOffset + uint64(len(text)))
+	off := rodataOffset(len(text))
 	lay.RodataOffset = off
-	rodata := append([]byte(nil), p.Rodata...)
 	off += uint64(len(rodata))
 	type placed struct {
 		Section
@@ -145,7 +182,7 @@ func (p Program) build(a *sbpf.Assembly) ([]byte, Layout, error) {
 	// Syscall symbols, in order of first use; the entry point symbol last.
 	var names []string
 	symIndex := map[string]uint32{}
-	for _, s := range a.Syscalls {
+	for _, s := range img.syscalls {
 		if _, ok := symIndex[s.Name]; !ok {
 			symIndex[s.Name] = uint32(1 + len(names))
 			names = append(names, s.Name)
@@ -158,34 +195,18 @@ func (p Program) build(a *sbpf.Assembly) ([]byte, Layout, error) {
 		dynstr = append(append(dynstr, n...), 0)
 	}
 
-	// Patch the text into the form a linker leaves it in: pc-relative calls, -1 for syscalls, ELF vaddrs in lddw.
-	for _, c := range a.Calls {
-		le.PutUint32(text[c.PC*8+4:], uint32(int32(int64(c.Target)-int64(c.PC)-1)))
-	}
 	var relocs []reloc
-	for _, r := range a.RodataRefs {
-		addr := lay.RodataOffset + r.Offset
-		le.PutUint32(text[r.PC*8+4:], uint32(addr))
-		le.PutUint32(text[r.PC*8+12:], uint32(addr>>32))
-		relocs = append(relocs, reloc{offset: textOffset + r.PC*8, typ: relRelative})
-	}
-	for _, ptr := range p.RodataPointers {
-		if ptr+8 > uint64(len(rodata)) {
-			return nil, lay, fmt.Errorf("sbpftest: rodata pointer at %d is outside the rodata", ptr)
-		}
-		target := lay.RodataOffset + le.Uint64(rodata[ptr:])
-		le.PutUint32(rodata[ptr:], 0)
-		le.PutUint32(rodata[ptr+4:], uint32(target))
-		relocs = append(relocs, reloc{offset: lay.RodataOffset + ptr, typ: relRelative})
+	for _, r := range img.relative {
+		relocs = append(relocs, reloc{offset: r, typ: relRelative})
 	}
 	relative := len(relocs)
-	for _, s := range a.Syscalls {
+	for _, s := range img.syscalls {
 		le.PutUint32(text[s.PC*8+4:], 0xffffffff)
 		relocs = append(relocs, reloc{offset: textOffset + s.PC*8, typ: rel64_32, sym: symIndex[s.Name]})
 	}
 	sort.SliceStable(relocs[:relative], func(i, j int) bool { return relocs[i].offset < relocs[j].offset })
 
-	entry := textOffset + a.Labels["entrypoint"]*8
+	entry := textOffset + img.entryPC*8
 
 	// .dynamic, .dynsym, .dynstr, .rel.dyn.
 	off = align8(off)
