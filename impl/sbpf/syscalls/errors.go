@@ -7,8 +7,15 @@ import (
 	"unicode/utf8"
 )
 
-// Error is the reference's SyscallError: a failure that aborts the program, reported by the
-// runtime as "Program failed to complete" with Error() in the failure log line.
+// A syscall's error aborts the program (the VM wraps it in an sbpf.Error of kind ErrSyscall). The
+// runtime reports it by its type, as the reference does:
+//   - *Error (the reference's SyscallError): the instruction fails with ProgramFailedToComplete
+//     and Error() is the text of the failure log line;
+//   - *InstructionError: that instruction error (ArithmeticOverflow, UnsupportedSysvar);
+//   - sbpf.ErrComputationalBudgetExceeded: ComputationalBudgetExceeded;
+//   - *sbpf.Error from pointer translation (an access violation): as that VM fault.
+
+// Error is the reference's SyscallError.
 type Error struct {
 	Kind ErrorKind
 	// Text carries the variable part of InvalidString, Panic and BadSeeds.
