@@ -21,7 +21,7 @@ type ProtoCase struct {
 	Check func(status int, body []byte) error
 }
 
-// ProtocolCases are the JSON-RPC transport rules of the reference node (rpc-behaviour.md §1.2, §2.1).
+// ProtocolCases are the JSON-RPC transport rules of the reference node (docs/reference-behaviour.md §1.2, §2.1).
 func ProtocolCases() []ProtoCase {
 	return []ProtoCase{
 		{Name: "unknown method", Body: `{"jsonrpc":"2.0","id":1,"method":"noSuchMethod"}`,

@@ -20,7 +20,8 @@ const (
 
 var errCorruptRecord = errors.New("ledger: corrupt history record")
 
-// Reward is one balance change a block paid out (fees now; staking and voting rewards later).
+// Reward is one balance change a block paid out: the leader's fees (Fee) and, in the first block of an epoch,
+// the stake and vote accounts' inflation rewards (Staking, Voting).
 type Reward struct {
 	Pubkey      core.Pubkey `json:"pubkey"`
 	Lamports    int64       `json:"lamports"`

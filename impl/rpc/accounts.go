@@ -16,7 +16,7 @@ import (
 	"ledgerd/impl/runtime"
 )
 
-// Limits of the account methods, as the reference has them (rpc-behaviour.md §2.3).
+// Limits of the account methods, as the reference has them (docs/reference-behaviour.md §2.3).
 const (
 	maxMultipleAccounts      = 100
 	maxProgramAccountFilters = 4

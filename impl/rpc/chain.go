@@ -12,7 +12,7 @@ import (
 	"ledgerd/impl/runtime/nonce"
 )
 
-// Limits of the chain methods, as the reference has them (rpc-behaviour.md §2.3).
+// Limits of the chain methods, as the reference has them (docs/reference-behaviour.md §2.3).
 const (
 	maxPrioritizationFeeAccounts = 128 // MAX_TX_ACCOUNT_LOCKS
 	performanceSamplesLimit      = ledger.PerfSamplesLimit

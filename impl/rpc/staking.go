@@ -19,7 +19,7 @@ import (
 // stake and votes are read from the accounts of the bank at the commitment, as the reference's stakes cache holds
 // them.
 
-// Limits and defaults of these methods, as the reference has them (rpc-behaviour.md §2.3, §2.4).
+// Limits and defaults of these methods, as the reference has them (docs/reference-behaviour.md §2.3, §2.4).
 const (
 	maxSlotLeaders                  = 5000 // MAX_GET_SLOT_LEADERS
 	delinquentValidatorSlotDistance = 128  // DELINQUENT_VALIDATOR_SLOT_DISTANCE

@@ -132,8 +132,8 @@ func (s *Server) SlotsUpdatesUnsubscribe(ctx context.Context, p *rpcapi.SlotsUpd
 	return s.unsubscribe(ctx, p.Subscription)
 }
 
-// VoteSubscribe is accepted; the node casts no votes until its vote program lands (issue 7), so no
-// voteNotification is sent yet.
+// VoteSubscribe hears of every simple vote transaction that executes: the node's own, one per slot, and any a
+// client sends.
 func (s *Server) VoteSubscribe(ctx context.Context) (rpcapi.VoteSubscribeResult, error) {
 	h, conn, err := s.subscriber(ctx)
 	if err != nil {

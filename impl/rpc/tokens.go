@@ -12,7 +12,7 @@ import (
 	"ledgerd/impl/runtime"
 )
 
-// The token methods, as the reference's rpc.rs has them (rpc-behaviour.md §5.6, error texts §1.3). They read
+// The token methods, as the reference's rpc.rs has them (docs/reference-behaviour.md §5.6, error texts §1.3). They read
 // token accounts through the ledger's owner, mint and delegate indexes, so their cost follows the accounts they
 // return, and decode state as the token programs lay it out (impl/encoding).
 

@@ -4,11 +4,11 @@
 // Concurrency: every read method is safe for any number of concurrent goroutines; writes (Batch.Commit, Root)
 // are serialized by the store, and are meant to come from the ledger's single block producer.
 //
-// Durability: the ledger commits each frozen slot with Commit(false), which is cheap (no fsync), and when a slot
-// becomes rooted (finalized) it commits with sync (Commit(true), or Root, which always syncs). A synced commit
-// flushes the write-ahead log, which is sequential, so it makes every earlier batch durable as well. A SIGKILL
-// therefore loses nothing that was reported finalized; it may lose a suffix of the newer, unrooted slots, always
-// whole batches in commit order. One fsync per rooted slot, never one per write.
+// Durability: the ledger commits each frozen slot as one synced batch (Commit(true)) before it reports the slot
+// confirmed, and Root always syncs, so a SIGKILL or a power loss loses nothing reported confirmed or finalized:
+// one fsync per slot, never one per write. A synced commit flushes the write-ahead log, which is sequential, so
+// it makes every earlier batch durable as well; an unsynced one (Commit(false)) may be lost in a crash, but only
+// as a suffix of whole batches in commit order.
 package store
 
 import (

@@ -22,9 +22,10 @@
 // instruction order (lamports, data, owner), as the BPF loader does after an sBPF program
 // returns: a read-only account left unchanged is no error.
 //
-// Compute units are estimates (see compute.go). MemoTransfer's check of the previous
-// instruction needs the runtime to expose processed sibling instructions; without it, a
-// transfer to an account that requires memos always fails with NoMemo.
+// Compute units are estimates (see compute.go). MemoTransfer's check reads the instruction
+// processed just before the transfer at the same stack height (the runtime's processed sibling
+// instructions, as the reference's sol_get_processed_sibling_instruction): unless it is a memo,
+// a transfer to an account that requires memos fails with NoMemo.
 //
 // For other packages: UnpackMint, UnpackAccount, UnpackMultisig and AccountMintOwner decode
 // state; ParseExtensions and Extension.Value decode Token-2022 extensions; Decode decodes
