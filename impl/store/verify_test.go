@@ -2,9 +2,14 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/record"
 )
 
 // fillStore writes n accounts of 200 bytes over a few batches and flushes them into tables.
@@ -65,6 +70,28 @@ func TestVerifyFindsADamagedTable(t *testing.T) {
 	defer s.Close()
 	if _, err := s.Verify(); err == nil || !IsCorruption(err) {
 		t.Fatalf("verify of a damaged table: %v (corruption: %v)", err, IsCorruption(err))
+	}
+}
+
+// Pebble refuses to open a store whose older write-ahead log is damaged (the newest is replayed up to the
+// damage instead) with the log reader's error wrapped: that is damage, as a corruption error is; a missing
+// permission or a held lock is not.
+func TestIsCorruption(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("pebble: error when replaying WAL: %w", record.ErrInvalidChunk), true},
+		{fmt.Errorf("replaying: %w", record.ErrZeroedChunk), true},
+		{fmt.Errorf("table: %w", pebble.ErrCorruption), true},
+		{errCorrupt, true},
+		{os.ErrPermission, false},
+		{errors.New("resource temporarily unavailable"), false},
+		{nil, false},
+	} {
+		if got := IsCorruption(c.err); got != c.want {
+			t.Errorf("IsCorruption(%v) = %v", c.err, got)
+		}
 	}
 }
 
