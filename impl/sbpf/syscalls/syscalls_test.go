@@ -783,3 +783,23 @@ func TestMemoryTranslation(t *testing.T) {
 		t.Errorf("adjacent destinations: %v, %v", r, err)
 	}
 }
+
+// Rust's Utf8Error display, which the InvalidString failure log carries.
+func TestUTF8ErrorText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte{0xff}, "invalid utf-8 sequence of 1 bytes from index 0"},
+		{[]byte("ab\xe2\x82"), "incomplete utf-8 byte sequence from index 2"},
+		{[]byte("a\xe2\x28\xa1"), "invalid utf-8 sequence of 1 bytes from index 1"},
+		{[]byte("\xf0\x90\x28x"), "invalid utf-8 sequence of 2 bytes from index 0"},
+		{[]byte("\xed\xa0\x80"), "invalid utf-8 sequence of 1 bytes from index 0"}, // a surrogate
+		{[]byte("\xc0\x80"), "invalid utf-8 sequence of 1 bytes from index 0"},     // overlong
+	} {
+		if got := utf8Error(c.in); got != c.want {
+			t.Errorf("utf8Error(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
