@@ -4,7 +4,7 @@
 // parsers with the registry that picks one by owner program.
 //
 // The behaviour is the reference node's (Agave's account-decoder and rpc.rs; see
-// shared/reference/rpc-behaviour.md §3 and §2.3), because clients decode these replies and
+// docs/reference-behaviour.md §3 and §2.3), because clients decode these replies and
 // compare them with what the reference sends. The points that look odd on their own:
 //
 //   - `binary` is the legacy encoding and the default of most account methods. Its data is a

@@ -4,8 +4,8 @@
 // getSignaturesForAddress, and the jsonParsed instruction parsers, kept in a registry keyed by
 // program id so more programs can be added without touching the encoder.
 //
-// Every function but EncodeBlock (which reads a block's transactions from the ledger when the
-// caller did not pass them) is pure and never panics on what a decoder can produce: instruction data is
+// Every function is pure (EncodeBlock too: callers hand it the block's records) and never panics on
+// what a decoder can produce: instruction data is
 // untrusted, and a parser that does not accept it leaves the instruction partially decoded, as
 // the reference does.
 //
