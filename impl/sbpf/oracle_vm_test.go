@@ -4,9 +4,11 @@ package sbpf_test
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,9 +29,11 @@ const fold = `
     exit
 `
 
+type oracleCase struct{ name, asm string }
+
 // vmOracleCases are programs that touch no syscall and no account: each tests a VM rule whose
 // outcome (result, error text, compute units) LiteSVM shows.
-var vmOracleCases = []struct{ name, asm string }{
+var vmOracleCases = []oracleCase{
 	{"success", "mov64 r0, 0\nexit"},
 	{"custom error", "mov64 r0, 42\nexit"},
 	{"add32 sign-extends", "mov64 r0, 0x7fffffff\nadd32 r0, 1\n" + fold},
@@ -118,17 +122,22 @@ func TestOracleVM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Node.js")
 	}
+	compareWithOracle(t, vmOracleCases)
+}
+
+// compareWithOracle runs each case as a loader-v2 program with no accounts in LiteSVM and here.
+func compareWithOracle(t *testing.T, cases []oracleCase) {
 	payer := core.KeypairFromSeed([32]byte{1, 2, 3})
 	sc := realelf.Scenario{Name: "vm", Accounts: []realelf.Account{{Address: payer.PublicKey(), Lamports: 1e10, Owner: core.SystemProgramID}}}
-	elfs := make([][]byte, len(vmOracleCases))
-	ids := make([]core.Pubkey, len(vmOracleCases))
-	for i, c := range vmOracleCases {
+	elfs := make([][]byte, len(cases))
+	ids := make([]core.Pubkey, len(cases))
+	for i, c := range cases {
 		elf, err := sbpftest.ELF("entrypoint:\n"+c.asm, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		var seed [32]byte
-		seed[0], seed[1] = 0x77, byte(i)
+		seed[0], seed[1], seed[2] = 0x77, byte(i), byte(i>>8)
 		ids[i] = core.KeypairFromSeed(seed).PublicKey()
 		elfs[i] = elf
 		sc.Programs = append(sc.Programs, realelf.Program{ID: ids[i], Loader: core.BPFLoaderProgramID, ELF: elf, SHA256: sha256.Sum256(elf)})
@@ -139,7 +148,7 @@ func TestOracleVM(t *testing.T) {
 
 	loader := sbpf.NewLoader(sbpf.DefaultConfig())
 	oracleSyscalls(t, loader)
-	for i, c := range vmOracleCases {
+	for i, c := range cases {
 		res := results[i]
 		id := ids[i].String()
 		var budget, consumed uint64
@@ -227,4 +236,121 @@ func TestOracleVM(t *testing.T) {
 			t.Errorf("%s: reference error %s, ours maps to %s", c.name, gotJSON, want)
 		}
 	}
+}
+
+// TestOracleVMRandom compares random verified v0 programs: every ALU operation with random
+// operands, forward jumps, and loads and stores around the stack frame (gaps, straddles, other
+// regions), each ending by folding r0 into the outcome.
+func TestOracleVMRandom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Node.js")
+	}
+	rng := rand.New(rand.NewPCG(12, 34))
+	var cases []oracleCase
+	for len(cases) < 300 {
+		text := randomProgram(rng)
+		exe := sbpf.NewExecutableFromText(text, sbpf.V0, nil)
+		if sbpf.Verify(exe, nil) != nil {
+			continue
+		}
+		cases = append(cases, oracleCase{fmt.Sprintf("random %d", len(cases)), sbpf.Disassemble(text)})
+	}
+	compareWithOracle(t, cases)
+}
+
+func randomProgram(rng *rand.Rand) []byte {
+	var out []byte
+	emit := func(op byte, dst, src uint8, off int16, imm int32) {
+		var b [8]byte
+		b[0], b[1] = op, src<<4|dst
+		binary.LittleEndian.PutUint16(b[2:], uint16(off))
+		binary.LittleEndian.PutUint32(b[4:], uint32(imm))
+		out = append(out, b[:]...)
+	}
+	interesting := []uint64{0, 1, 2, 31, 32, 63, 64, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 32, 1<<63 - 1, 1 << 63, ^uint64(0)}
+	value := func() uint64 {
+		if rng.IntN(2) == 0 {
+			return interesting[rng.IntN(len(interesting))] + uint64(rng.IntN(3)) - 1
+		}
+		return rng.Uint64()
+	}
+	for r := uint8(0); r < 10; r++ {
+		if r == 1 && rng.IntN(2) == 0 {
+			continue // sometimes keep the input pointer
+		}
+		v := value()
+		emit(sbpf.OpLDDW, r, 0, 0, int32(uint32(v)))
+		emit(0, 0, 0, 0, int32(uint32(v>>32)))
+	}
+	alu := []byte{0x04, 0x14, 0x24, 0x34, 0x44, 0x54, 0x64, 0x74, 0x84, 0x94, 0xa4, 0xb4, 0xc4,
+		0x07, 0x17, 0x27, 0x37, 0x47, 0x57, 0x67, 0x77, 0x87, 0x97, 0xa7, 0xb7, 0xc7}
+	jumps := []byte{0x05, 0x15, 0x25, 0x35, 0x45, 0x55, 0x65, 0x75, 0xa5, 0xb5, 0xc5, 0xd5}
+	n := 10 + rng.IntN(30)
+	for i := 0; i < n; i++ {
+		dst, src := uint8(rng.IntN(10)), uint8(rng.IntN(11))
+		imm := int32(value())
+		switch k := rng.IntN(10); {
+		case k < 6:
+			op := alu[rng.IntN(len(alu))]
+			if rng.IntN(2) == 0 && op != 0x84 && op != 0x87 {
+				op |= 0x08 // register form
+			}
+			switch op & 0xf0 {
+			case 0x60, 0x70, 0xc0: // shift immediates must fit the width
+				if op&0x08 == 0 {
+					w := int32(32)
+					if op&0x07 == 0x07 {
+						w = 64
+					}
+					imm = int32(rng.IntN(int(w)))
+				}
+			case 0x30, 0x90: // no division by an immediate 0
+				if op&0x08 == 0 && imm == 0 {
+					imm = 3
+				}
+			}
+			emit(op, dst, src, 0, imm)
+		case k < 7:
+			widths := []int32{16, 32, 64}
+			op := byte(sbpf.OpLE)
+			if rng.IntN(2) == 0 {
+				op = sbpf.OpBE
+			}
+			emit(op, dst, 0, 0, widths[rng.IntN(3)])
+		case k < 8:
+			// A forward jump over at most the rest of the body (the fold follows).
+			op := jumps[rng.IntN(len(jumps))]
+			if rng.IntN(2) == 0 && op != 0x05 {
+				op |= 0x08
+			}
+			emit(op, dst, src, int16(rng.IntN(n-i)), imm)
+		default:
+			// Memory around the stack frame: mostly inside, sometimes across a gap or a frame.
+			off := int16(-8 * (1 + rng.IntN(16)))
+			if rng.IntN(8) == 0 {
+				off = int16(rng.IntN(64) - 16)
+			}
+			base := uint8(10)
+			if rng.IntN(10) == 0 {
+				base = uint8(rng.IntN(10))
+			}
+			sizes := []byte{0x00, 0x08, 0x10, 0x18} // w, h, b, dw
+			sz := sizes[rng.IntN(4)]
+			switch rng.IntN(3) {
+			case 0:
+				emit(0x61|sz, dst, base, off, 0)
+			case 1:
+				emit(0x62|sz, base, 0, off, imm)
+			default:
+				emit(0x63|sz, base, src, off, 0)
+			}
+		}
+	}
+	// Fold r0 into 31 bits and exit.
+	emit(sbpf.OpMOV64R, 1, 0, 0, 0)
+	emit(sbpf.OpRSH64I, 1, 0, 0, 32)
+	emit(sbpf.OpXOR64R, 0, 1, 0, 0)
+	emit(sbpf.OpAND64I, 0, 0, 0, 0x7fffffff)
+	emit(sbpf.OpEXIT, 0, 0, 0, 0)
+	return out
 }
