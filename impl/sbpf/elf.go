@@ -13,6 +13,8 @@ package sbpf
 //     syscall keyed by HashSymbolName(symbol name). A deployment's loader (Config.RejectBrokenELFs) refuses a
 //     syscall it does not register; the execution loader accepts it, and the call faults when it runs.
 
+import "errors"
+
 const (
 	eFlagsOffset = 48
 
@@ -25,6 +27,9 @@ const (
 // LoadELF parses, validates and relocates an ELF under loader's configuration and syscalls. It does not run the
 // verifier (Verify does), as the reference's load does not. The ELF bytes are not modified or retained.
 func LoadELF(elfBytes []byte, loader *Loader) (*Executable, error) {
+	if loader == nil {
+		return nil, errors.New("sbpf: LoadELF needs a loader")
+	}
 	if len(elfBytes) < eFlagsOffset+4 {
 		return nil, elfErr(ErrValueOutOfBounds)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"ledgerd/conformance/realelf"
 	"ledgerd/impl/sbpf"
 	"ledgerd/impl/sbpf/sbpftest"
 )
@@ -120,6 +121,37 @@ func TestLoadMutatedELFs(t *testing.T) {
 			}
 			loadChecked(t, b, false)
 			loadChecked(t, b[:rng.Intn(len(b))], false)
+		}
+	}
+}
+
+// TestLoadMutatedRealELFs corrupts the smallest real build byte by byte (SPL Memo 4.0.0, every byte) and the
+// headers and tables of the others at random: only *ELFError failures, no panic.
+func TestLoadMutatedRealELFs(t *testing.T) {
+	progs := realelf.Programs(t)
+	memo := progs[realelf.Memo4].ELF
+	b := make([]byte, len(memo))
+	for i := range memo {
+		for _, v := range []byte{0, 0xff, ^memo[i]} {
+			copy(b, memo)
+			b[i] = v
+			loadChecked(t, b, false)
+		}
+	}
+	rng := rand.New(rand.NewSource(11))
+	for _, name := range realelf.Names() {
+		elf := progs[name].ELF
+		shoff := int(le.Uint64(elf[40:]))
+		b := make([]byte, len(elf))
+		for range 40 {
+			copy(b, elf)
+			// A word of the header and program headers, or of the section header table.
+			i := rng.Intn(0x200) &^ 7
+			if rng.Intn(2) == 0 && shoff+8 < len(b) {
+				i = shoff + rng.Intn(len(b)-shoff-8)&^7
+			}
+			le.PutUint64(b[i:], []uint64{0, ^uint64(0), uint64(rng.Uint32()), 1 << 32, uint64(len(b))}[rng.Intn(5)])
+			loadChecked(t, b, false)
 		}
 	}
 }

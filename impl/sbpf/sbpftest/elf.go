@@ -2,7 +2,8 @@
 // out, laid out as the platform tools lay out a program (text at 0x120, .rodata, .dynamic, .dynsym, .dynstr,
 // .rel.dyn, four program headers), with the relocations the reference loader resolves: R_BPF_64_RELATIVE for
 // every lddw of rodata and every pointer in rodata, R_BPF_64_32 for every syscall. Tests of the VM, the loaders
-// and the runtime write programs as text and deploy the bytes this package returns.
+// and the runtime write programs as text and deploy the bytes this package returns; LinkObject does the same for
+// C programs compiled with clang -target bpf.
 package sbpftest
 
 import (
