@@ -1,7 +1,7 @@
 // Package encoding owns how an account is shown over RPC and PubSub: the UiAccount wrapper
 // (lamports, owner, executable, rentEpoch, space), the `data` field in each account encoding
-// (binary, base58, base64, base64+zstd, jsonParsed), dataSlice, and the jsonParsed state
-// parsers with the registry that picks one by owner program.
+// (binary, base58, base64, base64+zstd, jsonParsed), dataSlice, and the jsonParsed dispatch
+// that hands an account to the parser of its owner's program module.
 //
 // The behaviour is the reference node's (Agave's account-decoder and rpc.rs; see
 // docs/reference-behaviour.md §3 and §2.3), because clients decode these replies and
@@ -18,7 +18,7 @@
 //     means). The compressed bytes are not those libzstd writes, only equivalent: clients
 //     decompress, they do not compare frames. If compression is impossible the reply falls back
 //     to plain base64, saying so in the encoding name.
-//   - jsonParsed asks the parser registered for the account's owner. A successful parse ignores
+//   - jsonParsed asks the account parser of the owner's module. A successful parse ignores
 //     dataSlice; any failure (no parser, data that does not decode) falls back to
 //     ["<base64 of the sliced data>","base64"]. That is why a plain system wallet shows
 //     ["","base64"]: the system program's parser only understands nonce accounts.
@@ -33,9 +33,12 @@
 //   - The sysvar parser picks the layout by the account's address, not its owner (every sysvar
 //     is owned by Sysvar1111…), so parsers receive the address as well as the data.
 //
-// The parsers of spl-token and spl-token-2022 (token.go, tokenext.go), address-lookup-table,
-// config and bpf-upgradeable-loader are registered here too; others (vote, stake, …) plug in with
-// Register. A parser that needs other accounts (the token parser needs the mint's decimals, and
+// The parsers themselves belong to the program modules (impl/programs/<name>, runtime.Module's
+// ParseAccount): spl-token and spl-token-2022, nonce (system), address-lookup-table, config,
+// sysvar and bpf-upgradeable-loader; a module without one (vote and stake today) is a listed
+// gap. Options.Programs picks the module list, by default the shipped one, the list the node
+// runs. A parser that needs other accounts (the token parser needs the mint's decimals, and
 // the Clock for interest-bearing and scaled mints) reads them through the Lookup the caller
-// passes in Options; without one, token accounts fall back to base64.
+// passes in Options; without one, token accounts fall back to base64. token.go forwards the
+// token views RPC methods read besides jsonParsed.
 package encoding

@@ -41,6 +41,9 @@ type Options struct {
 	Notification bool
 	// Lookup lets jsonParsed parsers read other accounts at the same bank. Nil means none.
 	Lookup Lookup
+	// Programs are the modules whose account parsers jsonParsed uses; nil means the shipped
+	// list (impl/programs), which is also what the node runs.
+	Programs *runtime.Registry
 }
 
 // EncodeAccount renders acct, stored at pubkey, in the given encoding. slice may be nil. The
@@ -87,7 +90,7 @@ func encodeData(acct runtime.Account, pubkey core.Pubkey, encoding string, slice
 		}
 		return pair(base64.StdEncoding.EncodeToString(sliced), Base64), nil
 	case JSONParsed:
-		if parsed, err := Parse(pubkey, acct, opts.Lookup); err == nil {
+		if parsed, err := ParseWith(opts.Programs, pubkey, acct, opts.Lookup); err == nil {
 			return rpcapi.AccountData{Parsed: parsed}, nil
 		}
 		return pair(base64.StdEncoding.EncodeToString(SliceData(acct.Data, slice)), Base64), nil

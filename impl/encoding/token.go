@@ -1,359 +1,39 @@
 package encoding
 
-import (
-	"encoding/binary"
-	"errors"
+import "ledgerd/impl/programs/token"
 
-	"ledgerd/impl/core"
-	"ledgerd/impl/programs/token"
-)
+// The token views the RPC methods read besides jsonParsed (balances, supplies, owner and mint
+// of token accounts): the token program's module owns them with its parser, and these names
+// keep one import for the callers that encode accounts.
 
-// The SPL Token and Token-2022 state layouts, decoded as the reference decodes them
-// (spl-token-2022's StateWithExtensions, which the reference uses for both programs): a fixed base (mint 82
-// bytes, account 165, multisig 355), then for Token-2022 extended state zero padding up to byte 165, the
-// account type at byte 165, and type-length-value extensions.
-
-func init() {
-	Register(core.TokenProgramID, "spl-token", parseToken)
-	Register(core.Token2022ProgramID, "spl-token-2022", parseToken)
-}
-
-// Token layout sizes and the account type byte of extended state.
-const (
-	TokenMintLen     = 82
-	TokenAccountLen  = 165
-	TokenMultisigLen = 355
-
-	accountTypeUninitialized = 0
-	accountTypeMint          = 1
-	accountTypeAccount       = 2
+// Token account and mint views of either token program.
+type (
+	TokenAccount  = token.TokenAccount
+	Mint          = token.MintView
+	UiTokenAmount = token.UiTokenAmount
+	MintAmounts   = token.MintAmounts
 )
 
 // Token account states.
 const (
-	TokenStateUninitialized = 0
-	TokenStateInitialized   = 1
-	TokenStateFrozen        = 2
+	TokenStateUninitialized = token.TokenStateUninitialized
+	TokenStateInitialized   = token.TokenStateInitialized
+	TokenStateFrozen        = token.TokenStateFrozen
 )
 
 var (
-	errInvalidTokenData = errors.New("invalid token account data")
-	errUninitialized    = errors.New("uninitialized token state")
-	errNoMintData       = errors.New("no mint_decimals provided to parse spl-token account")
+	// DecodeTokenAccount reads a token account of either program.
+	DecodeTokenAccount = token.DecodeTokenAccount
+	// DecodeMint reads a mint of either program.
+	DecodeMint = token.DecodeMint
+	// MintAmountsOf reads what converts amounts of mint key to UI amounts.
+	MintAmountsOf = token.MintAmountsOf
+	// TokenAmount is the UiTokenAmount of a raw amount.
+	TokenAmount = token.TokenAmount
+	// NativeMintAmounts are the amounts of wrapped SOL.
+	NativeMintAmounts = token.NativeMintAmounts
+	// RustF64Display writes a float as Rust's Display does.
+	RustF64Display = token.RustF64Display
+	// ExtensionTypeName is the reference's name of a Token-2022 extension type.
+	ExtensionTypeName = token.ExtensionTypeName
 )
-
-// TokenAccount is a token account of either program: the base state and its extension data.
-type TokenAccount struct {
-	Mint            core.Pubkey
-	Owner           core.Pubkey
-	Amount          uint64
-	Delegate        *core.Pubkey
-	State           uint8
-	IsNative        *uint64 // the rent-exempt reserve of a wrapped SOL account
-	DelegatedAmount uint64
-	CloseAuthority  *core.Pubkey
-	tlv             []byte
-}
-
-// Mint is a token mint of either program.
-type Mint struct {
-	MintAuthority   *core.Pubkey
-	Supply          uint64
-	Decimals        uint8
-	IsInitialized   bool
-	FreezeAuthority *core.Pubkey
-	tlv             []byte
-}
-
-// Multisig is a token multisig account.
-type Multisig struct {
-	M, N          uint8
-	IsInitialized bool
-	Signers       [11]core.Pubkey
-}
-
-// DecodeTokenAccount reads an initialized token account (the reference's
-// StateWithExtensions::<Account>::unpack).
-func DecodeTokenAccount(data []byte) (*TokenAccount, error) {
-	tlv, err := splitExtended(data, TokenAccountLen, accountTypeAccount)
-	if err != nil {
-		return nil, err
-	}
-	r := layout{b: data[:TokenAccountLen]}
-	a := &TokenAccount{Mint: r.pubkey(), Owner: r.pubkey(), Amount: r.u64(), Delegate: r.optPubkey(), State: r.u8(),
-		IsNative: r.optU64(), DelegatedAmount: r.u64(), CloseAuthority: r.optPubkey(), tlv: tlv}
-	if r.bad || a.State > TokenStateFrozen {
-		return nil, errInvalidTokenData
-	}
-	if a.State == TokenStateUninitialized {
-		return nil, errUninitialized
-	}
-	return a, nil
-}
-
-// DecodeMint reads an initialized mint (the reference's StateWithExtensions::<Mint>::unpack).
-func DecodeMint(data []byte) (*Mint, error) {
-	tlv, err := splitExtended(data, TokenMintLen, accountTypeMint)
-	if err != nil {
-		return nil, err
-	}
-	r := layout{b: data[:TokenMintLen]}
-	m := &Mint{MintAuthority: r.optPubkey(), Supply: r.u64(), Decimals: r.u8(), IsInitialized: r.boolean(),
-		FreezeAuthority: r.optPubkey(), tlv: tlv}
-	if r.bad {
-		return nil, errInvalidTokenData
-	}
-	if !m.IsInitialized {
-		return nil, errUninitialized
-	}
-	return m, nil
-}
-
-// DecodeMultisig reads an initialized multisig (exactly 355 bytes).
-func DecodeMultisig(data []byte) (*Multisig, error) {
-	if len(data) != TokenMultisigLen {
-		return nil, errInvalidTokenData
-	}
-	r := layout{b: data}
-	m := &Multisig{M: r.u8(), N: r.u8(), IsInitialized: r.boolean()}
-	for i := range m.Signers {
-		m.Signers[i] = r.pubkey()
-	}
-	if r.bad {
-		return nil, errInvalidTokenData
-	}
-	if !m.IsInitialized {
-		return nil, errUninitialized
-	}
-	return m, nil
-}
-
-// splitExtended checks the length and extended-state framing of a base state of baseLen bytes and returns its
-// TLV data (empty for plain state).
-func splitExtended(data []byte, baseLen int, accountType byte) ([]byte, error) {
-	if len(data) == TokenMultisigLen || len(data) < baseLen {
-		return nil, errInvalidTokenData
-	}
-	rest := data[baseLen:]
-	if len(rest) == 0 {
-		return nil, nil
-	}
-	typeIndex := TokenAccountLen - baseLen
-	if len(rest) < typeIndex+1 {
-		return nil, errInvalidTokenData
-	}
-	for _, b := range rest[:typeIndex] {
-		if b != 0 {
-			return nil, errInvalidTokenData
-		}
-	}
-	if rest[typeIndex] != accountType {
-		return nil, errInvalidTokenData
-	}
-	return rest[typeIndex+1:], nil
-}
-
-// Amounts returns how amounts of this mint are shown: its decimals, and its interest-bearing or scaled-UI-amount
-// configuration with the clock read through lookup when it has one.
-func (m *Mint) Amounts(lookup Lookup) MintAmounts {
-	out := MintAmounts{Decimals: m.Decimals}
-	exts := extensionEntries(m.tlv)
-	if b, ok := exts.get(extInterestBearingConfig, accountTypeMint); ok {
-		if c, ok := token.DecodeInterestBearingConfig(b); ok {
-			out.interest = &c
-		}
-	}
-	if b, ok := exts.get(extScaledUiAmount, accountTypeMint); ok {
-		out.scaled = decodeScaledUiAmount(b)
-	}
-	if (out.interest != nil || out.scaled != nil) && lookup != nil {
-		out.unixTimestamp = clockTimestamp(lookup)
-	}
-	return out
-}
-
-// MintAmountsOf returns the amounts view of the mint at key, read through lookup, as the reference's
-// get_mint_owner_and_additional_data does: wrapped SOL (SPL Token's native mint) has 9 decimals without being
-// read. ok is false when the mint is missing or does not decode; owner is the mint account's owner.
-func MintAmountsOf(key core.Pubkey, lookup Lookup) (m MintAmounts, owner core.Pubkey, found, ok bool) {
-	if key == core.NativeMintID {
-		return NativeMintAmounts(), core.TokenProgramID, true, true
-	}
-	a, exists := lookup(key)
-	if !exists {
-		return MintAmounts{}, core.Pubkey{}, false, false
-	}
-	mint, err := DecodeMint(a.Data)
-	if err != nil {
-		return MintAmounts{}, a.Owner, true, false
-	}
-	return mint.Amounts(lookup), a.Owner, true, true
-}
-
-// parseToken is the jsonParsed parser of both token programs (the reference's parse_token): an account (which
-// needs its mint, through lookup), else a mint, else a multisig.
-func parseToken(_ core.Pubkey, data []byte, lookup Lookup) (any, error) {
-	if a, err := DecodeTokenAccount(data); err == nil {
-		m, _, _, ok := MintAmountsOf(a.Mint, lookup)
-		if !ok {
-			return nil, errNoMintData
-		}
-		return typed("account", tokenAccountInfo(a, m)), nil
-	}
-	if m, err := DecodeMint(data); err == nil {
-		info := map[string]any{
-			"mintAuthority":   optPubkeyValue(m.MintAuthority),
-			"supply":          uintString(m.Supply),
-			"decimals":        m.Decimals,
-			"isInitialized":   m.IsInitialized,
-			"freezeAuthority": optPubkeyValue(m.FreezeAuthority),
-		}
-		if exts := parseExtensions(m.tlv, accountTypeMint); len(exts) > 0 {
-			info["extensions"] = exts
-		}
-		return typed("mint", info), nil
-	}
-	if len(data) == TokenMultisigLen {
-		ms, err := DecodeMultisig(data)
-		if err != nil {
-			return nil, err
-		}
-		signers := []string{}
-		for _, s := range ms.Signers {
-			if !s.IsZero() {
-				signers = append(signers, s.String())
-			}
-		}
-		return typed("multisig", map[string]any{
-			"numRequiredSigners": ms.M,
-			"numValidSigners":    ms.N,
-			"isInitialized":      ms.IsInitialized,
-			"signers":            signers,
-		}), nil
-	}
-	return nil, errInvalidTokenData
-}
-
-// tokenAccountInfo is the reference's UiTokenAccount; optional keys are left out, not null.
-func tokenAccountInfo(a *TokenAccount, m MintAmounts) map[string]any {
-	info := map[string]any{
-		"mint":        a.Mint.String(),
-		"owner":       a.Owner.String(),
-		"tokenAmount": m.UiAmount(a.Amount),
-		"state":       tokenStateName(a.State),
-		"isNative":    a.IsNative != nil,
-	}
-	if a.Delegate != nil {
-		info["delegate"] = a.Delegate.String()
-		info["delegatedAmount"] = m.UiAmount(a.DelegatedAmount)
-	}
-	if a.IsNative != nil {
-		info["rentExemptReserve"] = m.UiAmount(*a.IsNative)
-	}
-	if a.CloseAuthority != nil {
-		info["closeAuthority"] = a.CloseAuthority.String()
-	}
-	if exts := parseExtensions(a.tlv, accountTypeAccount); len(exts) > 0 {
-		info["extensions"] = exts
-	}
-	return info
-}
-
-func tokenStateName(s uint8) string {
-	switch s {
-	case TokenStateInitialized:
-		return "initialized"
-	case TokenStateFrozen:
-		return "frozen"
-	default:
-		return "uninitialized"
-	}
-}
-
-// optPubkeyValue is an Option<String> of the reference: the address, or null.
-func optPubkeyValue(k *core.Pubkey) any {
-	if k == nil {
-		return nil
-	}
-	return k.String()
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Fixed layouts
-
-// layout reads little-endian fields; any short read or invalid tag sets bad.
-type layout struct {
-	b   []byte
-	off int
-	bad bool
-}
-
-func (r *layout) take(n int) []byte {
-	if r.bad || n < 0 || len(r.b)-r.off < n {
-		r.bad = true
-		return make([]byte, max(n, 0))
-	}
-	s := r.b[r.off : r.off+n]
-	r.off += n
-	return s
-}
-
-func (r *layout) u8() uint8   { return r.take(1)[0] }
-func (r *layout) u16() uint16 { return binary.LittleEndian.Uint16(r.take(2)) }
-func (r *layout) u32() uint32 { return binary.LittleEndian.Uint32(r.take(4)) }
-func (r *layout) u64() uint64 { return binary.LittleEndian.Uint64(r.take(8)) }
-func (r *layout) i64() int64  { return int64(r.u64()) }
-
-func (r *layout) pubkey() (k core.Pubkey) {
-	copy(k[:], r.take(32))
-	return k
-}
-
-// boolean is a Rust bool: 0 or 1, anything else is invalid.
-func (r *layout) boolean() bool {
-	v := r.u8()
-	if v > 1 {
-		r.bad = true
-	}
-	return v == 1
-}
-
-// cOptionTag reads the 4-byte tag of a Solana COption: [0,0,0,0] or [1,0,0,0].
-func (r *layout) cOptionTag() bool {
-	switch r.u32() {
-	case 0:
-		return false
-	case 1:
-		return true
-	default:
-		r.bad = true
-		return false
-	}
-}
-
-func (r *layout) optPubkey() *core.Pubkey {
-	some := r.cOptionTag()
-	k := r.pubkey()
-	if !some {
-		return nil
-	}
-	return &k
-}
-
-func (r *layout) optU64() *uint64 {
-	some := r.cOptionTag()
-	v := r.u64()
-	if !some {
-		return nil
-	}
-	return &v
-}
-
-// nonZeroPubkey reads an OptionalNonZeroPubkey: all zeros is none.
-func (r *layout) nonZeroPubkey() *core.Pubkey {
-	k := r.pubkey()
-	if k.IsZero() {
-		return nil
-	}
-	return &k
-}

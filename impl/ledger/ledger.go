@@ -15,11 +15,7 @@ import (
 
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
-	"ledgerd/impl/programs/alt"
-	"ledgerd/impl/programs/ata"
-	"ledgerd/impl/programs/memo"
-	"ledgerd/impl/programs/stake"
-	"ledgerd/impl/programs/system"
+	"ledgerd/impl/programs"
 	"ledgerd/impl/programs/token"
 	"ledgerd/impl/programs/vote"
 	"ledgerd/impl/runtime"
@@ -108,15 +104,7 @@ func ParseCommitment(s string) (Commitment, bool) {
 
 // DefaultPrograms returns the registry of the programs this ledger runs.
 func DefaultPrograms() *runtime.Registry {
-	r := runtime.NewRegistry()
-	system.Register(r)
-	memo.Register(r)
-	alt.Register(r)
-	token.Register(r)
-	vote.Register(r)
-	stake.Register(r)
-	ata.Register(r)
-	return r
+	return programs.Registry()
 }
 
 // Ledger is an open chain: the store, the banks, and the block producer that owns the only writable bank.

@@ -1,8 +1,9 @@
 // Package parse turns stored transactions and their status metadata into the JSON shapes of
 // getTransaction, getBlock and blockSubscribe (the generated rpcapi types): the ledger's stored
 // records mapped once (stored.go), whole blocks, the json, jsonParsed, base58 and base64 encodings, the `accounts` transaction details, the memo text of
-// getSignaturesForAddress, and the jsonParsed instruction parsers, kept in a registry keyed by
-// program id so more programs can be added without touching the encoder.
+// getSignaturesForAddress, and the jsonParsed dispatch of instructions to the parser of their
+// program's module (runtime.Module's ParseInstruction, in impl/programs/<name>), so a program is
+// added to its module, not to the encoder.
 //
 // Every function is pure (EncodeBlock too: callers hand it the block's records) and never panics on
 // what a decoder can produce: instruction data is

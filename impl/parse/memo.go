@@ -8,21 +8,6 @@ import (
 	"ledgerd/impl/core"
 )
 
-func init() {
-	memo := Program{Name: "spl-memo", Parse: parseMemo}
-	Register(core.MemoV1ProgramID, memo)
-	Register(core.MemoProgramID, memo)
-}
-
-// parseMemo gives the memo text itself as the parsed value; data that is not UTF-8 leaves the
-// instruction partially decoded.
-func parseMemo(ix *Instruction) (any, error) {
-	if !utf8.Valid(ix.Data) {
-		return nil, ErrNotParsable
-	}
-	return string(ix.Data), nil
-}
-
 func isMemoProgram(id core.Pubkey) bool {
 	return id == core.MemoV1ProgramID || id == core.MemoProgramID
 }

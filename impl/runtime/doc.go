@@ -14,6 +14,9 @@
 //     writable on success, only the fee payer (and an advanced nonce) on failure.
 //
 // Errors are the reference's TransactionError and InstructionError values with their exact
-// serde JSON and Display texts. Programs plug in through the Program interface and a
-// Registry; the system, memo and compute budget programs live in impl/programs.
+// serde JSON and Display texts. Programs plug in as modules (module.go: execution, genesis
+// account, jsonParsed parsers) gathered in a Registry; a program account no module runs is run
+// by the module of the loader that owns it. The programs live in impl/programs; the runtime's
+// own foundations, the durable-nonce layout (nonce) and the compute budget codec
+// (computebudget), are subpackages here, so the runtime imports no program.
 package runtime

@@ -43,15 +43,14 @@ type Env struct {
 	// here are encoded from the typed fields above when a transaction loads them and the
 	// account source does not have them.
 	SysvarData map[core.Pubkey][]byte
-	// Programs resolves program ids to native implementations; nil means a registry with only
-	// the compute budget program.
+	// Programs resolves program ids to their modules; nil means no programs at all.
 	Programs *Registry
 	// Features selects feature-gated behaviour.
 	Features Features
 }
 
 // DefaultEnv returns an Env with the reference's default rent, epoch schedule and fee, slot 0,
-// the given blockhash as the only recent one, and programs (nil: compute budget only).
+// the given blockhash as the only recent one, and programs (nil: none).
 func DefaultEnv(blockhash core.Hash, programs *Registry) *Env {
 	return &Env{
 		Rent:                 sysvar.DefaultRent(),
@@ -66,12 +65,15 @@ func DefaultEnv(blockhash core.Hash, programs *Registry) *Env {
 	}
 }
 
-// registry returns the programs, defaulting to the compute budget program alone.
+// noPrograms is the registry of an Env without programs.
+var noPrograms = NewRegistry()
+
+// registry returns the programs, defaulting to none.
 func (e *Env) registry() *Registry {
 	if e.Programs != nil {
 		return e.Programs
 	}
-	return defaultRegistry
+	return noPrograms
 }
 
 // Sysvar returns the account data of the sysvar id: SysvarData[id] when present, else the

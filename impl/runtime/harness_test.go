@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/memo"
 	"ledgerd/impl/programs/system"
 	"ledgerd/impl/runtime"
@@ -24,9 +25,8 @@ var (
 )
 
 func newHarness(t testing.TB) *harness {
-	reg := runtime.NewRegistry()
-	system.Register(reg)
-	memo.Register(reg)
+	reg := runtime.NewRegistry(computebudget.Module, system.Module)
+	reg.Add(memo.Modules...)
 	reg.RegisterBuiltin(testProgramID, testProgram{})
 	reg.RegisterBuiltin(testProgram2ID, testProgram{})
 	reg.RegisterOnChain(onChainProgramID, testProgram{})

@@ -382,7 +382,7 @@ func (tx *txContext) pop() error {
 
 // processExecutable finds the program and runs it with the reference's log lines around it.
 func (tx *txContext) processExecutable(ctx *InvokeContext) (uint64, error) {
-	entry, ok := tx.registry.programs[ctx.programID]
+	entry, ok := tx.registry.runnerOf(ctx.programID, tx.accounts[ctx.program].acct.Owner)
 	if !ok {
 		return 0, ErrUnsupportedProgramID
 	}

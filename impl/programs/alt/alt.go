@@ -29,8 +29,17 @@ var ProgramID = core.AddressLookupTableProgramID
 // Program is the Address Lookup Table program.
 type Program struct{}
 
-// Register adds the program to r. It is an on-chain program on current clusters.
-func Register(r *runtime.Registry) { r.RegisterOnChain(ProgramID, Program{}) }
+// Module is the address lookup table program as the node assembles it. It is an on-chain
+// program of the upgradeable loader on current clusters, run natively.
+var Module = runtime.Module{
+	ID:               ProgramID,
+	Name:             "address-lookup-table",
+	Kind:             runtime.OnChain,
+	Program:          Program{},
+	Genesis:          runtime.Deployment{Loader: core.BPFLoaderUpgradeableProgramID, Data: "address_lookup_table (native)"},
+	ParseAccount:     &runtime.AccountParser{Program: "address-lookup-table", Parse: parseLookupTable},
+	ParseInstruction: &runtime.InstructionParser{Program: "address-lookup-table", Parse: parseAddressLookupTable},
+}
 
 // exec is one execution of the program: the compute units its on-chain build would have used so
 // far and not yet charged. They are charged before a cross-program invocation and at the end.

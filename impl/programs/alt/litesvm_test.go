@@ -84,8 +84,8 @@ func mustB64(t *testing.T, s string) []byte {
 func runCorpusCase(t *testing.T, c *corpusCase) (*runtime.Result, runtime.MapSource) {
 	t.Helper()
 	reg := runtime.NewRegistry()
-	system.Register(reg)
-	alt.Register(reg)
+	reg.Add(system.Module)
+	reg.Add(alt.Module)
 	bh := core.HashBytes([]byte("litesvm"))
 	env := runtime.DefaultEnv(bh, reg)
 	env.Clock.Slot = mustU64(t, c.Slot)

@@ -21,8 +21,8 @@ type harness struct {
 
 func newHarness(t *testing.T, slot uint64) *harness {
 	reg := runtime.NewRegistry()
-	system.Register(reg)
-	alt.Register(reg)
+	reg.Add(system.Module)
+	reg.Add(alt.Module)
 	h := &harness{t: t, env: runtime.DefaultEnv(core.HashBytes([]byte("alt")), reg), accts: runtime.MapSource{
 		core.SystemProgramID: {Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("system_program")},
 		alt.ProgramID:        {Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("address_lookup_table_program")},

@@ -33,8 +33,16 @@ var ProgramID = core.AssociatedTokenProgramID
 // Program is the Associated Token Account program.
 type Program struct{}
 
-// Register adds the program to r as an on-chain program.
-func Register(r *runtime.Registry) { r.RegisterOnChain(ProgramID, Program{}) }
+// Module is the associated token account program as the node assembles it: an on-chain
+// program (owned by BPF loader 2 on mainnet) run natively.
+var Module = runtime.Module{
+	ID:               ProgramID,
+	Name:             "spl-associated-token-account",
+	Kind:             runtime.OnChain,
+	Program:          Program{},
+	Genesis:          runtime.Deployment{Loader: core.BPFLoaderProgramID, Data: "spl_associated_token_account-1.1.1 (native)"},
+	ParseInstruction: &runtime.InstructionParser{Program: "spl-associated-token-account", Parse: parseAssociatedToken},
+}
 
 // ErrInvalidOwner is the program's only error (AssociatedTokenAccountError::InvalidOwner):
 // an account at a derived address belongs to another wallet.

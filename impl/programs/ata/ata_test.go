@@ -39,9 +39,9 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	reg := runtime.NewRegistry()
-	system.Register(reg)
-	token.Register(reg)
-	ata.Register(reg)
+	reg.Add(system.Module)
+	reg.Add(token.Modules...)
+	reg.Add(ata.Module)
 	h := &harness{t: t, env: runtime.DefaultEnv(blockhash, reg), accs: runtime.MapSource{}}
 	h.accs[core.SystemProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true}
 	for _, id := range []core.Pubkey{token.ProgramID, token.Program2022ID, ata.ProgramID} {

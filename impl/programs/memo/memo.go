@@ -60,11 +60,35 @@ type V3 struct{}
 // V1 is the Memo v1 program.
 type V1 struct{}
 
-// Register adds both memo programs to r.
-func Register(r *runtime.Registry) {
-	r.RegisterOnChain(ProgramIDV3, V3{})
-	r.RegisterOnChain(ProgramIDV1, V1{})
+// Modules are both memo programs as the node assembles them: v1 owned by the deprecated BPF
+// loader and v3 by BPF loader 2, as on mainnet, both run natively.
+var Modules = []runtime.Module{
+	{
+		ID:               ProgramIDV1,
+		Name:             "spl-memo-v1",
+		Kind:             runtime.OnChain,
+		Program:          V1{},
+		Genesis:          runtime.Deployment{Loader: core.BPFLoaderDeprecatedProgramID, Data: "spl_memo-1.0.0 (native)"},
+		ParseInstruction: instructionParser,
+	},
+	{
+		ID:               ProgramIDV3,
+		Name:             "spl-memo",
+		Kind:             runtime.OnChain,
+		Program:          V3{},
+		Genesis:          runtime.Deployment{Loader: core.BPFLoaderProgramID, Data: "spl_memo-3.0.0 (native)"},
+		ParseInstruction: instructionParser,
+	},
 }
+
+// instructionParser shows both versions' instructions under the one name the reference gives
+// them: the memo text itself, or partially decoded when it is not UTF-8.
+var instructionParser = &runtime.InstructionParser{Program: "spl-memo", Parse: func(ix *runtime.InstructionView) (any, error) {
+	if !utf8.Valid(ix.Data) {
+		return nil, runtime.ErrNotParsable
+	}
+	return string(ix.Data), nil
+}}
 
 // Instruction builds a v3 memo instruction signed by signers.
 func Instruction(memo string, signers ...core.Pubkey) core.Instruction {

@@ -16,8 +16,8 @@ var blockhash = core.HashBytes([]byte("memo bank"))
 func run(t *testing.T, ixs []core.Instruction, signers ...core.Keypair) *runtime.Result {
 	t.Helper()
 	reg := runtime.NewRegistry()
-	system.Register(reg)
-	memo.Register(reg)
+	reg.Add(system.Module)
+	reg.Add(memo.Modules...)
 	env := runtime.DefaultEnv(blockhash, reg)
 	accs := runtime.MapSource{}
 	for _, s := range signers {

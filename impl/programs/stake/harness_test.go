@@ -53,10 +53,10 @@ type harness struct {
 
 func newHarness(t testing.TB, programs ...func(*runtime.Registry)) *harness {
 	reg := runtime.NewRegistry()
-	system.Register(reg)
-	vote.Register(reg)
+	reg.Add(system.Module)
+	reg.Add(vote.Module)
 	if len(programs) == 0 {
-		stake.Register(reg)
+		reg.Add(stake.Module)
 	}
 	for _, p := range programs {
 		p(reg)

@@ -49,8 +49,15 @@ type Program struct {
 	RaiseMinimumDelegationTo1SOL bool
 }
 
-// Register adds the stake program to r as a builtin.
-func Register(r *runtime.Registry) { r.RegisterBuiltin(ProgramID, Program{}) }
+// Module is the stake program as the node assembles it. It has no jsonParsed parsers yet (the
+// reference shows stake accounts and instructions parsed).
+var Module = runtime.Module{
+	ID:      ProgramID,
+	Name:    "stake",
+	Kind:    runtime.Builtin,
+	Program: Program{},
+	Genesis: runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "stake_program"},
+}
 
 // newRateEpoch is the new warmup/cooldown rate epoch the program computes with.
 var newRateEpoch = func() *uint64 { e := PerpetualNewRateActivationEpoch; return &e }()

@@ -30,7 +30,7 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	reg := runtime.NewRegistry()
-	system.Register(reg)
+	reg.Add(system.Module)
 	h := &harness{t: t, env: runtime.DefaultEnv(blockhash1, reg), accs: runtime.MapSource{}}
 	h.accs[core.SystemProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("system_program")}
 	return h

@@ -28,8 +28,17 @@ const NonceAccountSize = nonce.Size
 // Program is the system program.
 type Program struct{}
 
-// Register adds the system program to r as a builtin.
-func Register(r *runtime.Registry) { r.RegisterBuiltin(ProgramID, Program{}) }
+// Module is the system program as the node assembles it.
+var Module = runtime.Module{
+	ID:      ProgramID,
+	Name:    "system",
+	Kind:    runtime.Builtin,
+	Program: Program{},
+	Genesis: runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "system_program"},
+	// The system program's accounts show as nonce accounts when they hold one.
+	ParseAccount:     &runtime.AccountParser{Program: "nonce", Parse: parseNonce},
+	ParseInstruction: &runtime.InstructionParser{Program: "system", Parse: parseSystem},
+}
 
 // address is an account address, possibly derived from a base with a seed; the base must
 // sign in place of the address. Its Debug form appears in log lines.

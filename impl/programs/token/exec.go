@@ -16,11 +16,32 @@ type (
 	Program2022 struct{}
 )
 
-// Register adds both token programs to r as on-chain programs.
-func Register(r *runtime.Registry) {
-	r.RegisterOnChain(ProgramID, Program{})
-	r.RegisterOnChain(Program2022ID, Program2022{})
+// Modules are both token programs as the node assembles them, run natively: SPL Token owned
+// by BPF loader 2 and Token-2022 by the upgradeable loader, as on mainnet.
+var Modules = []runtime.Module{
+	{
+		ID:               ProgramID,
+		Name:             "spl-token",
+		Kind:             runtime.OnChain,
+		Program:          Program{},
+		Genesis:          runtime.Deployment{Loader: core.BPFLoaderProgramID, Data: "spl_token-3.5.0 (native)"},
+		ParseAccount:     &runtime.AccountParser{Program: "spl-token", Parse: parseTokenAccount},
+		ParseInstruction: instructionParser,
+	},
+	{
+		ID:               Program2022ID,
+		Name:             "spl-token-2022",
+		Kind:             runtime.OnChain,
+		Program:          Program2022{},
+		Genesis:          runtime.Deployment{Loader: core.BPFLoaderUpgradeableProgramID, Data: "spl_token_2022 (native)"},
+		ParseAccount:     &runtime.AccountParser{Program: "spl-token-2022", Parse: parseTokenAccount},
+		ParseInstruction: instructionParser,
+	},
 }
+
+// instructionParser shows the instructions of both programs under the one name "spl-token", as
+// the reference's parse_token does.
+var instructionParser = &runtime.InstructionParser{Program: "spl-token", Parse: parseTokenInstruction}
 
 // Execute implements runtime.Program for SPL Token.
 func (Program) Execute(ctx *runtime.InvokeContext) error {

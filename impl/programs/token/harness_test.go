@@ -46,9 +46,9 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	reg := runtime.NewRegistry()
-	system.Register(reg)
-	memo.Register(reg)
-	token.Register(reg)
+	reg.Add(system.Module)
+	reg.Add(memo.Modules...)
+	reg.Add(token.Modules...)
 	h := &harness{t: t, env: runtime.DefaultEnv(blockhash, reg), accs: runtime.MapSource{}}
 	h.accs[core.SystemProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true}
 	for _, id := range []core.Pubkey{token.ProgramID, token.Program2022ID, memo.ProgramIDV1, memo.ProgramIDV3} {

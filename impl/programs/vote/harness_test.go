@@ -47,9 +47,9 @@ type harness struct {
 
 func newHarness(t testing.TB, programs ...func(*runtime.Registry)) *harness {
 	reg := runtime.NewRegistry()
-	system.Register(reg)
+	reg.Add(system.Module)
 	if len(programs) == 0 {
-		vote.Register(reg)
+		reg.Add(vote.Module)
 	}
 	for _, p := range programs {
 		p(reg)

@@ -33,8 +33,15 @@ type Program struct {
 	DeprecateLegacyVoteInstructions bool
 }
 
-// Register adds the vote program to r as a builtin.
-func Register(r *runtime.Registry) { r.RegisterBuiltin(ProgramID, Program{}) }
+// Module is the vote program as the node assembles it. It has no jsonParsed parsers yet (the
+// reference shows vote accounts and instructions parsed).
+var Module = runtime.Module{
+	ID:      ProgramID,
+	Name:    "vote",
+	Kind:    runtime.Builtin,
+	Program: Program{},
+	Genesis: runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "vote_program"},
+}
 
 // asInstructionError maps a vote rule's error to the instruction error the program returns.
 func asInstructionError(err error) error {

@@ -1,4 +1,4 @@
-package encoding
+package token
 
 import (
 	"encoding/base64"
@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/programs/token"
+	"ledgerd/impl/programs/internal/jsonparsed"
 )
 
 // Token-2022 extension types, by their on-chain number.
@@ -41,20 +41,20 @@ const (
 	extScaledUiAmount                = 25
 	extPausable                      = 26
 	extPausableAccount               = 27
-	numExtensionTypes                = 28
+	numExtensionViews                = 28
 )
 
-// extensionInfo is what the reference knows of each extension type: its camelCase name (in parsed accounts
+// extensionView is what the reference knows of each extension type: its camelCase name (in parsed accounts
 // and instructions), the account type that holds it, the size of its fixed value (-1: variable, 0: none read),
 // and how its value is shown (nil: no state).
-type extensionInfo struct {
+type extensionView struct {
 	name        string
 	accountType byte
 	size        int
 	state       func(b []byte) any
 }
 
-var extensionTypes = [numExtensionTypes]extensionInfo{
+var extensionViews = [numExtensionViews]extensionView{
 	extUninitialized:                 {"uninitialized", accountTypeUninitialized, 0, nil},
 	extTransferFeeConfig:             {"transferFeeConfig", accountTypeMint, 108, transferFeeConfigState},
 	extTransferFeeAmount:             {"transferFeeAmount", accountTypeAccount, 8, transferFeeAmountState},
@@ -95,13 +95,13 @@ func ExtensionTypeName(t uint16) (string, bool) {
 		return "scaledUiAmount", true
 	case extPausable:
 		return "pausable", true
-	case numExtensionTypes: // PermissionedBurn
+	case numExtensionViews: // PermissionedBurn
 		return "permissionedBurn", true
 	}
-	if int(t) >= numExtensionTypes {
+	if int(t) >= numExtensionViews {
 		return "", false
 	}
-	return extensionTypes[t].name, true
+	return extensionViews[t].name, true
 }
 
 // tlvEntries is the TLV data after a token base state.
@@ -121,7 +121,7 @@ func (t tlvEntries) types() ([]uint16, bool) {
 		if typ == extUninitialized {
 			break
 		}
-		if len(t) < start+4 || int(typ) >= numExtensionTypes {
+		if len(t) < start+4 || int(typ) >= numExtensionViews {
 			return nil, false
 		}
 		out = append(out, typ)
@@ -137,7 +137,7 @@ func (t tlvEntries) types() ([]uint16, bool) {
 // get returns the value of the first entry of type typ in state of baseType, as get_extension_bytes finds it:
 // the type must belong to baseType, and every entry before it must be a known type of the same account type.
 func (t tlvEntries) get(typ uint16, baseType byte) ([]byte, bool) {
-	want := extensionTypes[typ].accountType
+	want := extensionViews[typ].accountType
 	if want != baseType {
 		return nil, false
 	}
@@ -146,7 +146,7 @@ func (t tlvEntries) get(typ uint16, baseType byte) ([]byte, bool) {
 			return nil, false
 		}
 		cur := binary.LittleEndian.Uint16(t[start:])
-		if int(cur) >= numExtensionTypes {
+		if int(cur) >= numExtensionViews {
 			return nil, false
 		}
 		length := int(binary.LittleEndian.Uint16(t[start+2:]))
@@ -156,7 +156,7 @@ func (t tlvEntries) get(typ uint16, baseType byte) ([]byte, bool) {
 				return nil, false
 			}
 			return t[start+4 : start+4+length], true
-		case cur == extUninitialized || extensionTypes[cur].accountType != want:
+		case cur == extUninitialized || extensionViews[cur].accountType != want:
 			return nil, false
 		}
 		start += 4 + length
@@ -167,7 +167,7 @@ func (t tlvEntries) get(typ uint16, baseType byte) ([]byte, bool) {
 // getFixed is get for an extension of fixed size: the value must have exactly that size.
 func (t tlvEntries) getFixed(typ uint16, baseType byte) ([]byte, bool) {
 	b, ok := t.get(typ, baseType)
-	if !ok || len(b) != extensionTypes[typ].size {
+	if !ok || len(b) != extensionViews[typ].size {
 		return nil, false
 	}
 	return b, true
@@ -189,7 +189,7 @@ func parseExtensions(tlv []byte, baseType byte) []any {
 }
 
 func parseExtension(entries tlvEntries, typ uint16, baseType byte) any {
-	info := extensionTypes[typ]
+	info := extensionViews[typ]
 	unparseable := map[string]any{"extension": "unparseableExtension"}
 	switch {
 	case info.size == 0: // the reference shows these without reading them
@@ -219,15 +219,15 @@ func uintString(v uint64) string { return strconv.FormatUint(v, 10) }
 
 func pubkeyState(key string) func([]byte) any {
 	return func(b []byte) any {
-		r := layout{b: b}
-		return map[string]any{key: optPubkeyValue(r.nonZeroPubkey())}
+		r := jsonparsed.Layout{B: b}
+		return map[string]any{key: jsonparsed.OptPubkey(r.NonZeroPubkey())}
 	}
 }
 
 func pubkeyPairState(first, second string) func([]byte) any {
 	return func(b []byte) any {
-		r := layout{b: b}
-		return map[string]any{first: optPubkeyValue(r.nonZeroPubkey()), second: optPubkeyValue(r.nonZeroPubkey())}
+		r := jsonparsed.Layout{B: b}
+		return map[string]any{first: jsonparsed.OptPubkey(r.NonZeroPubkey()), second: jsonparsed.OptPubkey(r.NonZeroPubkey())}
 	}
 }
 
@@ -236,16 +236,16 @@ func boolState(key string) func([]byte) any {
 	return func(b []byte) any { return map[string]any{key: b[0] != 0} }
 }
 
-func transferFee(r *layout) map[string]any {
-	return map[string]any{"epoch": r.u64(), "maximumFee": r.u64(), "transferFeeBasisPoints": r.u16()}
+func transferFee(r *jsonparsed.Layout) map[string]any {
+	return map[string]any{"epoch": r.U64(), "maximumFee": r.U64(), "transferFeeBasisPoints": r.U16()}
 }
 
 func transferFeeConfigState(b []byte) any {
-	r := layout{b: b}
+	r := jsonparsed.Layout{B: b}
 	return map[string]any{
-		"transferFeeConfigAuthority": optPubkeyValue(r.nonZeroPubkey()),
-		"withdrawWithheldAuthority":  optPubkeyValue(r.nonZeroPubkey()),
-		"withheldAmount":             r.u64(),
+		"transferFeeConfigAuthority": jsonparsed.OptPubkey(r.NonZeroPubkey()),
+		"withdrawWithheldAuthority":  jsonparsed.OptPubkey(r.NonZeroPubkey()),
+		"withheldAmount":             r.U64(),
 		"olderTransferFee":           transferFee(&r),
 		"newerTransferFee":           transferFee(&r),
 	}
@@ -268,39 +268,39 @@ func optElGamal(b []byte) any {
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 func confidentialTransferMintState(b []byte) any {
-	r := layout{b: b}
+	r := jsonparsed.Layout{B: b}
 	return map[string]any{
-		"authority":              optPubkeyValue(r.nonZeroPubkey()),
-		"autoApproveNewAccounts": r.u8() != 0,
-		"auditorElgamalPubkey":   optElGamal(r.take(32)),
+		"authority":              jsonparsed.OptPubkey(r.NonZeroPubkey()),
+		"autoApproveNewAccounts": r.U8() != 0,
+		"auditorElgamalPubkey":   optElGamal(r.Take(32)),
 	}
 }
 
 func confidentialTransferAccountState(b []byte) any {
-	r := layout{b: b}
+	r := jsonparsed.Layout{B: b}
 	return map[string]any{
-		"approved":                            r.u8() != 0,
-		"elgamalPubkey":                       b64(r.take(32)),
-		"pendingBalanceLo":                    b64(r.take(64)),
-		"pendingBalanceHi":                    b64(r.take(64)),
-		"availableBalance":                    b64(r.take(64)),
-		"decryptableAvailableBalance":         b64(r.take(36)),
-		"allowConfidentialCredits":            r.u8() != 0,
-		"allowNonConfidentialCredits":         r.u8() != 0,
-		"pendingBalanceCreditCounter":         r.u64(),
-		"maximumPendingBalanceCreditCounter":  r.u64(),
-		"expectedPendingBalanceCreditCounter": r.u64(),
-		"actualPendingBalanceCreditCounter":   r.u64(),
+		"approved":                            r.U8() != 0,
+		"elgamalPubkey":                       b64(r.Take(32)),
+		"pendingBalanceLo":                    b64(r.Take(64)),
+		"pendingBalanceHi":                    b64(r.Take(64)),
+		"availableBalance":                    b64(r.Take(64)),
+		"decryptableAvailableBalance":         b64(r.Take(36)),
+		"allowConfidentialCredits":            r.U8() != 0,
+		"allowNonConfidentialCredits":         r.U8() != 0,
+		"pendingBalanceCreditCounter":         r.U64(),
+		"maximumPendingBalanceCreditCounter":  r.U64(),
+		"expectedPendingBalanceCreditCounter": r.U64(),
+		"actualPendingBalanceCreditCounter":   r.U64(),
 	}
 }
 
 func confidentialTransferFeeConfigState(b []byte) any {
-	r := layout{b: b}
+	r := jsonparsed.Layout{B: b}
 	return map[string]any{
-		"authority":                              optPubkeyValue(r.nonZeroPubkey()),
-		"withdrawWithheldAuthorityElgamalPubkey": optElGamal(r.take(32)),
-		"harvestToMintEnabled":                   r.u8() != 0,
-		"withheldAmount":                         b64(r.take(64)),
+		"authority":                              jsonparsed.OptPubkey(r.NonZeroPubkey()),
+		"withdrawWithheldAuthorityElgamalPubkey": optElGamal(r.Take(32)),
+		"harvestToMintEnabled":                   r.U8() != 0,
+		"withheldAmount":                         b64(r.Take(64)),
 	}
 }
 
@@ -309,12 +309,12 @@ func confidentialTransferFeeAmountState(b []byte) any {
 }
 
 func confidentialMintBurnState(b []byte) any {
-	r := layout{b: b}
+	r := jsonparsed.Layout{B: b}
 	return map[string]any{
-		"confidentialSupply":  b64(r.take(64)),
-		"decryptableSupply":   b64(r.take(36)),
-		"supplyElgamalPubkey": b64(r.take(32)),
-		"pendingBurn":         b64(r.take(64)),
+		"confidentialSupply":  b64(r.Take(64)),
+		"decryptableSupply":   b64(r.Take(36)),
+		"supplyElgamalPubkey": b64(r.Take(32)),
+		"pendingBurn":         b64(r.Take(64)),
 	}
 }
 
@@ -324,13 +324,13 @@ func defaultAccountStateState(b []byte) any {
 }
 
 func interestBearingState(b []byte) any {
-	c, _ := token.DecodeInterestBearingConfig(b) // the extension table checked the length
+	c, _ := DecodeInterestBearingConfig(b) // the extension table checked the length
 	var authority *core.Pubkey
 	if c.RateAuthority.Some {
 		authority = &c.RateAuthority.Value
 	}
 	return map[string]any{
-		"rateAuthority":           optPubkeyValue(authority),
+		"rateAuthority":           jsonparsed.OptPubkey(authority),
 		"initializationTimestamp": c.InitializationTimestamp,
 		"preUpdateAverageRate":    c.PreUpdateAverageRate,
 		"lastUpdateTimestamp":     c.LastUpdateTimestamp,
@@ -342,12 +342,12 @@ func decodeScaledUiAmount(b []byte) *scaledUiAmountConfig {
 	if len(b) != 56 {
 		return nil
 	}
-	r := layout{b: b}
+	r := jsonparsed.Layout{B: b}
 	return &scaledUiAmountConfig{
-		authority:                       r.nonZeroPubkey(),
-		multiplier:                      math.Float64frombits(r.u64()),
-		newMultiplierEffectiveTimestamp: r.i64(),
-		newMultiplier:                   math.Float64frombits(r.u64()),
+		authority:                       r.NonZeroPubkey(),
+		multiplier:                      math.Float64frombits(r.U64()),
+		newMultiplierEffectiveTimestamp: r.I64(),
+		newMultiplier:                   math.Float64frombits(r.U64()),
 	}
 }
 
@@ -355,7 +355,7 @@ func decodeScaledUiAmount(b []byte) *scaledUiAmountConfig {
 func scaledUiAmountState(b []byte) any {
 	c := decodeScaledUiAmount(b)
 	return map[string]any{
-		"authority":                       optPubkeyValue(c.authority),
+		"authority":                       jsonparsed.OptPubkey(c.authority),
 		"multiplier":                      RustF64Display(c.multiplier),
 		"newMultiplierEffectiveTimestamp": c.newMultiplierEffectiveTimestamp,
 		"newMultiplier":                   RustF64Display(c.newMultiplier),
@@ -363,57 +363,57 @@ func scaledUiAmountState(b []byte) any {
 }
 
 func pausableState(b []byte) any {
-	r := layout{b: b}
-	return map[string]any{"authority": optPubkeyValue(r.nonZeroPubkey()), "paused": r.u8() != 0}
+	r := jsonparsed.Layout{B: b}
+	return map[string]any{"authority": jsonparsed.OptPubkey(r.NonZeroPubkey()), "paused": r.U8() != 0}
 }
 
 func tokenGroupState(b []byte) any {
-	r := layout{b: b}
+	r := jsonparsed.Layout{B: b}
 	return map[string]any{
-		"updateAuthority": optPubkeyValue(r.nonZeroPubkey()),
-		"mint":            r.pubkey().String(),
-		"size":            r.u64(),
-		"maxSize":         r.u64(),
+		"updateAuthority": jsonparsed.OptPubkey(r.NonZeroPubkey()),
+		"mint":            r.Pubkey().String(),
+		"size":            r.U64(),
+		"maxSize":         r.U64(),
 	}
 }
 
 func tokenGroupMemberState(b []byte) any {
-	r := layout{b: b}
-	return map[string]any{"mint": r.pubkey().String(), "group": r.pubkey().String(), "memberNumber": r.u64()}
+	r := jsonparsed.Layout{B: b}
+	return map[string]any{"mint": r.Pubkey().String(), "group": r.Pubkey().String(), "memberNumber": r.U64()}
 }
 
-// TokenMetadata is the variable-length token metadata of a mint (borsh: update authority, mint, name, symbol,
+// MetadataView is the variable-length token metadata of a mint (borsh: update authority, mint, name, symbol,
 // uri, additional key-value pairs).
-type TokenMetadata struct {
+type MetadataView struct {
 	UpdateAuthority    *core.Pubkey
 	Mint               core.Pubkey
 	Name, Symbol, URI  string
 	AdditionalMetadata [][2]string
 }
 
-// decodeTokenMetadata reads the borsh form, which must be consumed exactly.
-func decodeTokenMetadata(b []byte) (*TokenMetadata, bool) {
-	r := borshReader{layout: layout{b: b}}
-	m := &TokenMetadata{UpdateAuthority: r.nonZeroPubkey(), Mint: r.pubkey(), Name: r.str(), Symbol: r.str(), URI: r.str()}
-	n := r.u32()
-	for i := uint32(0); i < n && !r.bad; i++ {
+// decodeMetadataView reads the borsh form, which must be consumed exactly.
+func decodeMetadataView(b []byte) (*MetadataView, bool) {
+	r := borshView{Layout: jsonparsed.Layout{B: b}}
+	m := &MetadataView{UpdateAuthority: r.NonZeroPubkey(), Mint: r.Pubkey(), Name: r.str(), Symbol: r.str(), URI: r.str()}
+	n := r.U32()
+	for i := uint32(0); i < n && !r.Bad; i++ {
 		m.AdditionalMetadata = append(m.AdditionalMetadata, [2]string{r.str(), r.str()})
 	}
-	if r.bad || r.off != len(b) {
+	if r.Bad || r.Off != len(b) {
 		return nil, false
 	}
 	return m, true
 }
 
 func tokenMetadataState(b []byte) (any, bool) {
-	m, ok := decodeTokenMetadata(b)
+	m, ok := decodeMetadataView(b)
 	if !ok {
 		return nil, false
 	}
 	pairs := make([][2]string, len(m.AdditionalMetadata))
 	copy(pairs, m.AdditionalMetadata)
 	return map[string]any{
-		"updateAuthority":    optPubkeyValue(m.UpdateAuthority),
+		"updateAuthority":    jsonparsed.OptPubkey(m.UpdateAuthority),
 		"mint":               m.Mint.String(),
 		"name":               m.Name,
 		"symbol":             m.Symbol,
@@ -422,18 +422,18 @@ func tokenMetadataState(b []byte) (any, bool) {
 	}, true
 }
 
-// borshReader adds borsh strings (u32 length, UTF-8) to layout.
-type borshReader struct{ layout }
+// borshView adds borsh strings (u32 length, UTF-8) to layout.
+type borshView struct{ jsonparsed.Layout }
 
-func (r *borshReader) str() string {
-	n := r.u32()
-	if r.bad || uint64(n) > uint64(len(r.b)-r.off) {
-		r.bad = true
+func (r *borshView) str() string {
+	n := r.U32()
+	if r.Bad || uint64(n) > uint64(len(r.B)-r.Off) {
+		r.Bad = true
 		return ""
 	}
-	s := r.take(int(n))
+	s := r.Take(int(n))
 	if !utf8.Valid(s) {
-		r.bad = true
+		r.Bad = true
 		return ""
 	}
 	return string(s)

@@ -1,11 +1,11 @@
-package encoding
+package token
 
 import (
 	"math"
 	"strconv"
 	"strings"
 
-	"ledgerd/impl/programs/token"
+	"ledgerd/impl/runtime"
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
@@ -34,7 +34,7 @@ func (u UiTokenAmount) RPC() rpcapi.UiTokenAmount {
 // 10^decimals does not fit a u64 (decimals above 19).
 func TokenAmount(amount uint64, decimals uint8) UiTokenAmount {
 	u := UiTokenAmount{Amount: strconv.FormatUint(amount, 10), Decimals: decimals,
-		UiAmountString: token.AmountToUIAmountStringTrimmed(amount, decimals)}
+		UiAmountString: AmountToUIAmountStringTrimmed(amount, decimals)}
 	if decimals <= 19 {
 		f := rpcapi.Float(float64(amount) / float64(pow10u64(decimals)))
 		u.UiAmount = &f
@@ -62,7 +62,7 @@ func trimUiAmount(s string, decimals uint8) string {
 // SplTokenAdditionalDataV2).
 type MintAmounts struct {
 	Decimals      uint8
-	interest      *token.InterestBearingConfig
+	interest      *InterestBearingConfig
 	scaled        *scaledUiAmountConfig
 	unixTimestamp int64
 }
@@ -84,7 +84,7 @@ func (m MintAmounts) UiAmount(amount uint64) UiTokenAmount {
 	}
 	u := UiTokenAmount{Amount: strconv.FormatUint(amount, 10), Decimals: m.Decimals, UiAmountString: s}
 	if ok {
-		if f, err := parseRustF64(s); err == nil {
+		if f, err := parseRustF64View(s); err == nil {
 			v := rpcapi.Float(f)
 			u.UiAmount = &v
 		}
@@ -96,7 +96,7 @@ func (m MintAmounts) UiAmount(amount uint64) UiTokenAmount {
 func NativeMintAmounts() MintAmounts { return MintAmounts{Decimals: 9} }
 
 // clockTimestamp reads the Clock sysvar's unix timestamp through lookup (0 when it cannot be read).
-func clockTimestamp(lookup Lookup) int64 {
+func clockTimestamp(lookup runtime.AccountLookup) int64 {
 	a, ok := lookup(core.SysvarClockID)
 	if !ok {
 		return 0
@@ -108,9 +108,9 @@ func clockTimestamp(lookup Lookup) int64 {
 	return c.UnixTimestamp
 }
 
-// parseRustF64 reads a float as Rust's f64::from_str does for the strings formatting produces ("inf",
+// parseRustF64View reads a float as Rust's f64::from_str does for the strings formatting produces ("inf",
 // "NaN", plain decimals).
-func parseRustF64(s string) (float64, error) {
+func parseRustF64View(s string) (float64, error) {
 	switch s {
 	case "inf", "+inf", "infinity":
 		return math.Inf(1), nil

@@ -1,4 +1,7 @@
-package encoding
+// Package config is the config program's module: its account at genesis and the jsonParsed
+// view of config accounts (stake config and validator info), as the reference's
+// parse_config shows them. ledgerd does not execute its instructions yet.
+package config
 
 import (
 	"bytes"
@@ -11,9 +14,18 @@ import (
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/internal/jsonparsed"
+	"ledgerd/impl/runtime"
 )
 
-func init() { Register(core.ConfigProgramID, "config", parseConfig) }
+// Module is the config program as the node assembles it.
+var Module = runtime.Module{
+	ID:           core.ConfigProgramID,
+	Name:         "config",
+	Kind:         runtime.Builtin,
+	Genesis:      runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "config_program"},
+	ParseAccount: &runtime.AccountParser{Program: "config", Parse: parseConfig},
+}
 
 // ValidatorInfoID is the first key of a validator-info config account.
 var ValidatorInfoID = core.MustParsePubkey("Va1idator1nfo111111111111111111111111111111")
@@ -33,43 +45,43 @@ func decodeConfigKeys(data []byte) ([]ConfigKey, []byte, bool) {
 	if err != nil {
 		return nil, nil, false
 	}
-	r := layout{b: data, off: used}
+	r := jsonparsed.Layout{B: data, Off: used}
 	keys := make([]ConfigKey, 0, min(int(n), len(data)/33))
 	for range n {
-		keys = append(keys, ConfigKey{Pubkey: r.pubkey(), Signer: r.boolean()})
-		if r.bad {
+		keys = append(keys, ConfigKey{Pubkey: r.Pubkey(), Signer: r.Boolean()})
+		if r.Bad {
 			return nil, nil, false
 		}
 	}
-	return keys, data[r.off:], true
+	return keys, data[r.Off:], true
 }
 
 // parseConfig is the reference's parse_config: the stake config at its address, or a validator-info account
 // (first key Va1idator1nfo…, data a JSON string shown as the JSON value it holds); other config accounts are
 // not parsable.
-func parseConfig(pubkey core.Pubkey, data []byte, _ Lookup) (any, error) {
+func parseConfig(pubkey core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
 	keys, rest, ok := decodeConfigKeys(data)
 	if !ok {
 		return nil, errNotConfig
 	}
 	if pubkey == core.StakeConfigID {
-		r := layout{b: rest}
-		rate := math.Float64frombits(r.u64())
-		penalty := r.u8()
-		if r.bad {
+		r := jsonparsed.Layout{B: rest}
+		rate := math.Float64frombits(r.U64())
+		penalty := r.U8()
+		if r.Bad {
 			return nil, errNotConfig
 		}
-		return typed("stakeConfig", map[string]any{"warmupCooldownRate": rpcapi.Float(rate), "slashPenalty": penalty}), nil
+		return jsonparsed.Typed("stakeConfig", map[string]any{"warmupCooldownRate": rpcapi.Float(rate), "slashPenalty": penalty}), nil
 	}
 	if len(keys) == 0 || keys[0].Pubkey != ValidatorInfoID {
 		return nil, errNotConfig
 	}
-	r := layout{b: rest}
-	n := r.u64()
-	if r.bad || n > uint64(len(rest)-r.off) {
+	r := jsonparsed.Layout{B: rest}
+	n := r.U64()
+	if r.Bad || n > uint64(len(rest)-r.Off) {
 		return nil, errNotConfig
 	}
-	text := r.take(int(n))
+	text := r.Take(int(n))
 	if !utf8.Valid(text) {
 		return nil, errNotConfig
 	}
@@ -81,7 +93,7 @@ func parseConfig(pubkey core.Pubkey, data []byte, _ Lookup) (any, error) {
 	for i, k := range keys {
 		uiKeys[i] = map[string]any{"pubkey": k.Pubkey.String(), "signer": k.Signer}
 	}
-	return typed("validatorInfo", map[string]any{"keys": uiKeys, "configData": value}), nil
+	return jsonparsed.Typed("validatorInfo", map[string]any{"keys": uiKeys, "configData": value}), nil
 }
 
 // serdeJSONValue parses text as serde_json::Value would and returns a value that marshals as serde_json writes

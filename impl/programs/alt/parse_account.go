@@ -1,12 +1,13 @@
-package encoding
+package alt
 
 import (
 	"errors"
+	"strconv"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/internal/jsonparsed"
+	"ledgerd/impl/runtime"
 )
-
-func init() { Register(core.AddressLookupTableProgramID, "address-lookup-table", parseLookupTable) }
 
 // LookupTableMetaSize is the size of an address lookup table's header; the addresses follow it.
 const LookupTableMetaSize = 56
@@ -25,10 +26,10 @@ type LookupTable struct {
 // DecodeLookupTable reads a lookup table as the reference's AddressLookupTable::deserialize does. An
 // uninitialized table (state tag 0) gives (nil, nil).
 func DecodeLookupTable(data []byte) (*LookupTable, error) {
-	r := layout{b: data}
-	switch r.u32() {
+	r := jsonparsed.Layout{B: data}
+	switch r.U32() {
 	case 0:
-		if r.bad {
+		if r.Bad {
 			return nil, errInvalidLookupTable
 		}
 		return nil, nil
@@ -36,17 +37,17 @@ func DecodeLookupTable(data []byte) (*LookupTable, error) {
 	default:
 		return nil, errInvalidLookupTable
 	}
-	t := &LookupTable{DeactivationSlot: r.u64(), LastExtendedSlot: r.u64(), LastExtendedSlotStartIndex: r.u8()}
-	switch r.u8() { // bincode Option
+	t := &LookupTable{DeactivationSlot: r.U64(), LastExtendedSlot: r.U64(), LastExtendedSlotStartIndex: r.U8()}
+	switch r.U8() { // bincode Option
 	case 0:
 	case 1:
-		k := r.pubkey()
+		k := r.Pubkey()
 		t.Authority = &k
 	default:
-		r.bad = true
+		r.Bad = true
 	}
-	r.u16() // padding
-	if r.bad || len(data) < LookupTableMetaSize || (len(data)-LookupTableMetaSize)%32 != 0 {
+	r.U16() // padding
+	if r.Bad || len(data) < LookupTableMetaSize || (len(data)-LookupTableMetaSize)%32 != 0 {
 		return nil, errInvalidLookupTable
 	}
 	for off := LookupTableMetaSize; off < len(data); off += 32 {
@@ -57,7 +58,7 @@ func DecodeLookupTable(data []byte) (*LookupTable, error) {
 
 // parseLookupTable is the reference's parse_address_lookup_table: slots as strings, the authority left out
 // when there is none.
-func parseLookupTable(_ core.Pubkey, data []byte, _ Lookup) (any, error) {
+func parseLookupTable(_ core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
 	t, err := DecodeLookupTable(data)
 	if err != nil {
 		return nil, err
@@ -70,13 +71,13 @@ func parseLookupTable(_ core.Pubkey, data []byte, _ Lookup) (any, error) {
 		addresses[i] = a.String()
 	}
 	info := map[string]any{
-		"deactivationSlot":           uintString(t.DeactivationSlot),
-		"lastExtendedSlot":           uintString(t.LastExtendedSlot),
+		"deactivationSlot":           strconv.FormatUint(t.DeactivationSlot, 10),
+		"lastExtendedSlot":           strconv.FormatUint(t.LastExtendedSlot, 10),
 		"lastExtendedSlotStartIndex": t.LastExtendedSlotStartIndex,
 		"addresses":                  addresses,
 	}
 	if t.Authority != nil {
 		info["authority"] = t.Authority.String()
 	}
-	return typed("lookupTable", info), nil
+	return jsonparsed.Typed("lookupTable", info), nil
 }

@@ -1,4 +1,4 @@
-package parse
+package token
 
 import (
 	"bytes"
@@ -8,7 +8,8 @@ import (
 	"unicode/utf8"
 
 	"ledgerd/impl/core"
-	"ledgerd/impl/encoding"
+	"ledgerd/impl/programs/internal/jsonparsed"
+	"ledgerd/impl/runtime"
 )
 
 // The jsonParsed instructions of SPL Token and Token-2022, shown under the one program name "spl-token" as the
@@ -16,21 +17,15 @@ import (
 // (trailing bytes ignored), then the token-group and token-metadata interface instructions are tried. The
 // confidential-transfer extensions (27, 37, 42) are not parsed here: they stay partially decoded.
 
-func init() {
-	p := Program{Name: "spl-token", Parse: parseToken}
-	Register(core.TokenProgramID, p)
-	Register(core.Token2022ProgramID, p)
-}
-
 // tokenIx is an instruction whose account indexes have all been checked against the keys.
-type tokenIx struct{ *Instruction }
+type tokenIx struct{ *runtime.InstructionView }
 
 func (t tokenIx) key(pos int) string { return t.Keys[t.Accounts[pos]].String() }
 
 // need fails unless the instruction has at least n accounts.
 func (t tokenIx) need(n int) error {
 	if len(t.Accounts) < n {
-		return ErrKeyMismatch
+		return runtime.ErrKeyMismatch
 	}
 	return nil
 }
@@ -114,7 +109,7 @@ func (d *tokenData) extensionTypes() []string {
 			d.bad = true
 			break
 		}
-		name, ok := encoding.ExtensionTypeName(binary.LittleEndian.Uint16(d.b))
+		name, ok := ExtensionTypeName(binary.LittleEndian.Uint16(d.b))
 		if !ok {
 			d.bad = true
 			break
@@ -142,10 +137,10 @@ var authorityTypes = []string{
 	"pause", "permissionedBurn",
 }
 
-func parseToken(ix *Instruction) (any, error) {
+func parseTokenInstruction(ix *runtime.InstructionView) (any, error) {
 	// The reference refuses an instruction without accounts, or with any index past the keys.
 	if len(ix.Accounts) == 0 {
-		return nil, ErrKeyMismatch
+		return nil, runtime.ErrKeyMismatch
 	}
 	if err := ix.CheckAccounts(0); err != nil {
 		return nil, err
@@ -160,7 +155,7 @@ func parseToken(ix *Instruction) (any, error) {
 	if parsed, err, ok := t.parseTokenMetadata(ix.Data); ok {
 		return parsed, err
 	}
-	return nil, ErrNotParsable
+	return nil, runtime.ErrNotParsable
 }
 
 // parseTokenInstruction parses data that TokenInstruction::unpack accepts; ok is false when it does not.
@@ -182,7 +177,7 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 			return nil, err, true
 		}
 		build()
-		return parsedInstruction(typ, info), nil, true
+		return jsonparsed.Typed(typ, info), nil, true
 	}
 	switch tag := data[0]; tag {
 	case 0, 20:
@@ -293,7 +288,7 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 		}
 		return done(4, func() {
 			info = t.info("source", "mint", third)
-			info["tokenAmount"] = encoding.TokenAmount(amount, decimals)
+			info["tokenAmount"] = TokenAmount(amount, decimals)
 			t.signers(info, 3, single, multisig)
 		})
 	case 14, 15:
@@ -305,7 +300,7 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 		}
 		return done(3, func() {
 			info = t.info(names...)
-			info["tokenAmount"] = encoding.TokenAmount(amount, decimals)
+			info["tokenAmount"] = TokenAmount(amount, decimals)
 			t.signers(info, 2, single, multisig)
 		})
 	case 17, 22:
@@ -353,7 +348,7 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 	case 28:
 		// The reference wants exactly an instruction type and an account state after the prefix.
 		if len(data) != 3 || data[1] > 1 || data[2] > 2 {
-			return nil, ErrNotParsable, true
+			return nil, runtime.ErrNotParsable, true
 		}
 		state := []string{"uninitialized", "initialized", "frozen"}[data[2]]
 		if data[1] == 0 {
@@ -379,7 +374,7 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 		})
 	case 30, 34:
 		if len(data) < 2 || data[1] > 1 {
-			return nil, ErrNotParsable, true
+			return nil, runtime.ErrNotParsable, true
 		}
 		typ = []string{"enable", "disable"}[data[1]] + "RequiredMemoTransfers"
 		if tag == 34 {
@@ -390,7 +385,7 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 		}
 		info = t.info("account")
 		t.signers(info, 1, "owner", "multisigOwner")
-		return parsedInstruction(typ, info), nil, true
+		return jsonparsed.Typed(typ, info), nil, true
 	case 31:
 		typ = "createNativeMint"
 		return done(3, func() { info = t.info("payer", "nativeMint", "systemProgram") })
@@ -452,7 +447,7 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 	case 27, 37, 42:
 		// Confidential transfer extensions: TokenInstruction::unpack accepts the prefix, but their payloads
 		// are not parsed here.
-		return nil, ErrNotParsable, true
+		return nil, runtime.ErrNotParsable, true
 	case 255:
 		parsed, err := t.parseBatch(data[1:])
 		return parsed, err, true
@@ -468,33 +463,33 @@ func (t tokenIx) parseBatch(data []byte) (any, error) {
 	accountCursor := 0
 	for cursor := 0; cursor < len(data); {
 		if cursor+2 > len(data) {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		numAccounts, dataLen := int(data[cursor]), int(data[cursor+1])
 		cursor += 2
 		if cursor+dataLen > len(data) || accountCursor+numAccounts > len(t.Accounts) {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		innerData := data[cursor : cursor+dataLen]
 		innerAccounts := t.Accounts[accountCursor : accountCursor+numAccounts]
 		cursor += dataLen
 		accountCursor += numAccounts
 		if len(innerData) > 0 && innerData[0] == 255 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
-		parsed, err := parseToken(&Instruction{ProgramID: t.ProgramID, Accounts: innerAccounts, Data: innerData, Keys: t.Keys})
+		parsed, err := parseTokenInstruction(&runtime.InstructionView{ProgramID: t.ProgramID, Accounts: innerAccounts, Data: innerData, Keys: t.Keys})
 		if err != nil {
 			return nil, err
 		}
 		instructions = append(instructions, parsed)
 	}
-	return parsedInstruction("batch", map[string]any{"instructions": instructions}), nil
+	return jsonparsed.Typed("batch", map[string]any{"instructions": instructions}), nil
 }
 
 // parseTransferFee parses TransferFeeInstruction data (after the 26 prefix).
 func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 	if len(data) == 0 {
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 	d := &tokenData{b: data[1:]}
 	switch data[0] {
@@ -502,7 +497,7 @@ func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 		configAuthority, withdrawAuthority := d.optPubkey(), d.optPubkey()
 		basisPoints, maximumFee := d.u16(), d.u64()
 		if d.bad {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		if err := t.need(1); err != nil {
 			return nil, err
@@ -515,30 +510,30 @@ func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 		if withdrawAuthority != nil {
 			info["withdrawWithheldAuthority"] = withdrawAuthority.String()
 		}
-		return parsedInstruction("initializeTransferFeeConfig", info), nil
+		return jsonparsed.Typed("initializeTransferFeeConfig", info), nil
 	case 1:
 		amount, decimals, fee := d.u64(), d.u8(), d.u64()
 		if d.bad {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		if err := t.need(4); err != nil {
 			return nil, err
 		}
 		info := t.info("source", "mint", "destination")
-		info["tokenAmount"], info["feeAmount"] = encoding.TokenAmount(amount, decimals), encoding.TokenAmount(fee, decimals)
+		info["tokenAmount"], info["feeAmount"] = TokenAmount(amount, decimals), TokenAmount(fee, decimals)
 		t.signers(info, 3, "authority", "multisigAuthority")
-		return parsedInstruction("transferCheckedWithFee", info), nil
+		return jsonparsed.Typed("transferCheckedWithFee", info), nil
 	case 2:
 		if err := t.need(3); err != nil {
 			return nil, err
 		}
 		info := t.info("mint", "feeRecipient")
 		t.signers(info, 2, "withdrawWithheldAuthority", "multisigWithdrawWithheldAuthority")
-		return parsedInstruction("withdrawWithheldTokensFromMint", info), nil
+		return jsonparsed.Typed("withdrawWithheldTokensFromMint", info), nil
 	case 3:
 		n := int(d.u8())
 		if d.bad {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		if err := t.need(3 + n); err != nil {
 			return nil, err
@@ -551,7 +546,7 @@ func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 		}
 		info["sourceAccounts"] = sources
 		signers(info, t.Accounts[:first], t.Keys, 2, "withdrawWithheldAuthority", "multisigWithdrawWithheldAuthority")
-		return parsedInstruction("withdrawWithheldTokensFromAccounts", info), nil
+		return jsonparsed.Typed("withdrawWithheldTokensFromAccounts", info), nil
 	case 4:
 		if err := t.need(1); err != nil {
 			return nil, err
@@ -562,11 +557,11 @@ func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 			sources = append(sources, t.Keys[a].String())
 		}
 		info["sourceAccounts"] = sources
-		return parsedInstruction("harvestWithheldTokensToMint", info), nil
+		return jsonparsed.Typed("harvestWithheldTokensToMint", info), nil
 	case 5:
 		basisPoints, maximumFee := d.u16(), d.u64()
 		if d.bad {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		if err := t.need(2); err != nil {
 			return nil, err
@@ -575,9 +570,9 @@ func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 		info["transferFeeBasisPoints"], info["maximumFee"] = basisPoints, maximumFee
 		// The reference spells the multisig key with a lower-case t.
 		t.signers(info, 1, "transferFeeConfigAuthority", "multisigtransferFeeConfigAuthority")
-		return parsedInstruction("setTransferFee", info), nil
+		return jsonparsed.Typed("setTransferFee", info), nil
 	default:
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 }
 
@@ -594,7 +589,7 @@ func nonZeroKey(b []byte) *core.Pubkey {
 // payloads must have their exact size.
 func (t tokenIx) parseInterestBearing(data []byte) (any, error) {
 	if len(data) == 0 {
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 	switch data[0] {
 	case 0:
@@ -602,25 +597,25 @@ func (t tokenIx) parseInterestBearing(data []byte) (any, error) {
 			return nil, err
 		}
 		if len(data) != 1+34 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["rateAuthority"] = optKey(nonZeroKey(data[1:33]))
 		info["rate"] = int16(binary.LittleEndian.Uint16(data[33:]))
-		return parsedInstruction("initializeInterestBearingConfig", info), nil
+		return jsonparsed.Typed("initializeInterestBearingConfig", info), nil
 	case 1:
 		if err := t.need(2); err != nil {
 			return nil, err
 		}
 		if len(data) != 1+2 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["newRate"] = int16(binary.LittleEndian.Uint16(data[1:]))
 		t.signers(info, 1, "rateAuthority", "multisigRateAuthority")
-		return parsedInstruction("updateInterestBearingConfigRate", info), nil
+		return jsonparsed.Typed("updateInterestBearingConfigRate", info), nil
 	default:
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 }
 
@@ -628,7 +623,7 @@ func (t tokenIx) parseInterestBearing(data []byte) (any, error) {
 // member pointer extensions: Initialize {authority, address} and Update {address}, leaving out absent keys.
 func (t tokenIx) parsePointer(data []byte, name, addressKey string) (any, error) {
 	if len(data) == 0 {
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 	switch data[0] {
 	case 0:
@@ -636,7 +631,7 @@ func (t tokenIx) parsePointer(data []byte, name, addressKey string) (any, error)
 			return nil, err
 		}
 		if len(data) != 1+64 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		if k := nonZeroKey(data[1:33]); k != nil {
@@ -645,29 +640,29 @@ func (t tokenIx) parsePointer(data []byte, name, addressKey string) (any, error)
 		if k := nonZeroKey(data[33:65]); k != nil {
 			info[addressKey] = k.String()
 		}
-		return parsedInstruction("initialize"+name, info), nil
+		return jsonparsed.Typed("initialize"+name, info), nil
 	case 1:
 		if err := t.need(2); err != nil {
 			return nil, err
 		}
 		if len(data) != 1+32 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		if k := nonZeroKey(data[1:33]); k != nil {
 			info[addressKey] = k.String()
 		}
 		t.signers(info, 1, "authority", "multisigAuthority")
-		return parsedInstruction("update"+name, info), nil
+		return jsonparsed.Typed("update"+name, info), nil
 	default:
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 }
 
 // parseScaledUiAmount parses the scaled UI amount instructions; multipliers are shown as Rust displays an f64.
 func (t tokenIx) parseScaledUiAmount(data []byte) (any, error) {
 	if len(data) == 0 {
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 	switch data[0] {
 	case 0:
@@ -675,32 +670,32 @@ func (t tokenIx) parseScaledUiAmount(data []byte) (any, error) {
 			return nil, err
 		}
 		if len(data) != 1+40 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["authority"] = optKey(nonZeroKey(data[1:33]))
-		info["multiplier"] = encoding.RustF64Display(math.Float64frombits(binary.LittleEndian.Uint64(data[33:])))
-		return parsedInstruction("initializeScaledUiAmountConfig", info), nil
+		info["multiplier"] = RustF64Display(math.Float64frombits(binary.LittleEndian.Uint64(data[33:])))
+		return jsonparsed.Typed("initializeScaledUiAmountConfig", info), nil
 	case 1:
 		if err := t.need(2); err != nil {
 			return nil, err
 		}
 		if len(data) != 1+16 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
-		info["newMultiplier"] = encoding.RustF64Display(math.Float64frombits(binary.LittleEndian.Uint64(data[1:])))
+		info["newMultiplier"] = RustF64Display(math.Float64frombits(binary.LittleEndian.Uint64(data[1:])))
 		info["newMultiplierTimestamp"] = int64(binary.LittleEndian.Uint64(data[9:]))
 		t.signers(info, 1, "authority", "multisigAuthority")
-		return parsedInstruction("updateMultiplier", info), nil
+		return jsonparsed.Typed("updateMultiplier", info), nil
 	default:
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 }
 
 func (t tokenIx) parsePausable(data []byte) (any, error) {
 	if len(data) == 0 {
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 	switch data[0] {
 	case 0:
@@ -708,20 +703,20 @@ func (t tokenIx) parsePausable(data []byte) (any, error) {
 			return nil, err
 		}
 		if len(data) != 1+32 {
-			return nil, ErrNotParsable
+			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["authority"] = optKey(nonZeroKey(data[1:33]))
-		return parsedInstruction("initializePausableConfig", info), nil
+		return jsonparsed.Typed("initializePausableConfig", info), nil
 	case 1, 2:
 		if err := t.need(2); err != nil {
 			return nil, err
 		}
 		info := t.info("mint")
 		t.signers(info, 1, "authority", "multisigAuthority")
-		return parsedInstruction([]string{"", "pause", "resume"}[data[0]], info), nil
+		return jsonparsed.Typed([]string{"", "pause", "resume"}[data[0]], info), nil
 	default:
-		return nil, ErrNotParsable
+		return nil, runtime.ErrNotParsable
 	}
 }
 
@@ -754,27 +749,27 @@ func (t tokenIx) parseTokenGroup(data []byte) (any, error, bool) {
 		info := t.info("group", "mint", "mintAuthority")
 		info["updateAuthority"] = optKey(nonZeroKey(rest[:32]))
 		info["maxSize"] = binary.LittleEndian.Uint64(rest[32:])
-		return parsedInstruction("initializeTokenGroup", info), nil, true
+		return jsonparsed.Typed("initializeTokenGroup", info), nil, true
 	case bytes.Equal(disc, discUpdateGroupMaxSize) && len(rest) == 8:
 		if err := t.need(2); err != nil {
 			return nil, err, true
 		}
 		info := t.info("group", "updateAuthority")
 		info["maxSize"] = binary.LittleEndian.Uint64(rest)
-		return parsedInstruction("updateTokenGroupMaxSize", info), nil, true
+		return jsonparsed.Typed("updateTokenGroupMaxSize", info), nil, true
 	case bytes.Equal(disc, discUpdateGroupAuthority) && len(rest) == 32:
 		if err := t.need(2); err != nil {
 			return nil, err, true
 		}
 		info := t.info("group", "updateAuthority")
 		info["newAuthority"] = optKey(nonZeroKey(rest))
-		return parsedInstruction("updateTokenGroupAuthority", info), nil, true
+		return jsonparsed.Typed("updateTokenGroupAuthority", info), nil, true
 	case bytes.Equal(disc, discInitializeMember) && len(rest) == 0:
 		if err := t.need(5); err != nil {
 			return nil, err, true
 		}
 		info := t.info("member", "memberMint", "memberMintAuthority", "group", "groupUpdateAuthority")
-		return parsedInstruction("initializeTokenGroupMember", info), nil, true
+		return jsonparsed.Typed("initializeTokenGroupMember", info), nil, true
 	}
 	return nil, nil, false
 }
@@ -837,7 +832,7 @@ func (t tokenIx) parseTokenMetadata(data []byte) (any, error, bool) {
 		}
 		info := t.info("metadata", "updateAuthority", "mint", "mintAuthority")
 		info["name"], info["symbol"], info["uri"] = name, symbol, uri
-		return parsedInstruction("initializeTokenMetadata", info), nil, true
+		return jsonparsed.Typed("initializeTokenMetadata", info), nil, true
 	case bytes.Equal(disc, discMetadataUpdateField):
 		var field string
 		switch b.u8() {
@@ -861,7 +856,7 @@ func (t tokenIx) parseTokenMetadata(data []byte) (any, error, bool) {
 		}
 		info := t.info("metadata", "updateAuthority")
 		info["field"], info["value"] = field, value
-		return parsedInstruction("updateTokenMetadataField", info), nil, true
+		return jsonparsed.Typed("updateTokenMetadataField", info), nil, true
 	case bytes.Equal(disc, discMetadataRemoveKey):
 		idempotent := b.boolean()
 		key := b.str()
@@ -873,7 +868,7 @@ func (t tokenIx) parseTokenMetadata(data []byte) (any, error, bool) {
 		}
 		info := t.info("metadata", "updateAuthority")
 		info["key"], info["idempotent"] = key, idempotent
-		return parsedInstruction("removeTokenMetadataKey", info), nil, true
+		return jsonparsed.Typed("removeTokenMetadataKey", info), nil, true
 	case bytes.Equal(disc, discMetadataUpdateAuthority):
 		newAuthority := b.take(32)
 		if !complete() {
@@ -884,7 +879,7 @@ func (t tokenIx) parseTokenMetadata(data []byte) (any, error, bool) {
 		}
 		info := t.info("metadata", "updateAuthority")
 		info["newAuthority"] = optKey(nonZeroKey(newAuthority))
-		return parsedInstruction("updateTokenMetadataAuthority", info), nil, true
+		return jsonparsed.Typed("updateTokenMetadataAuthority", info), nil, true
 	case bytes.Equal(disc, discMetadataEmit):
 		start, end := b.optU64(), b.optU64()
 		if !complete() {
@@ -900,7 +895,7 @@ func (t tokenIx) parseTokenMetadata(data []byte) (any, error, bool) {
 		if end != nil {
 			info["end"] = *end
 		}
-		return parsedInstruction("emitTokenMetadata", info), nil, true
+		return jsonparsed.Typed("emitTokenMetadata", info), nil, true
 	}
 	return nil, nil, false
 }

@@ -1,4 +1,7 @@
-package encoding
+// Package sysvar is the module of the sysvar owner (Sysvar1111…), which owns every sysvar
+// account but is no program: it only shows those accounts under jsonParsed, picking the layout
+// by the account's address (core/sysvar holds the layouts themselves).
+package sysvar
 
 import (
 	"errors"
@@ -8,9 +11,17 @@ import (
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
+	"ledgerd/impl/programs/internal/jsonparsed"
+	"ledgerd/impl/runtime"
 )
 
-func init() { Register(core.SysvarOwnerID, "sysvar", parseSysvar) }
+// Module is the sysvar owner as the node assembles it.
+var Module = runtime.Module{
+	ID:           core.SysvarOwnerID,
+	Name:         "sysvar",
+	Kind:         runtime.AccountOwner,
+	ParseAccount: &runtime.AccountParser{Program: "sysvar", Parse: parseSysvar},
+}
 
 // errUnknownSysvar: every sysvar shares one owner, so the address picks the layout, and
 // addresses without a shown layout (Instructions, or any other account the owner holds) are
@@ -37,7 +48,7 @@ var sysvarParsers = map[core.Pubkey]func([]byte) (any, error){
 	sysvar.RewardsID:           parseRewards,
 }
 
-func parseSysvar(pubkey core.Pubkey, data []byte, _ Lookup) (any, error) {
+func parseSysvar(pubkey core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
 	parse, ok := sysvarParsers[pubkey]
 	if !ok {
 		return nil, errUnknownSysvar
@@ -50,7 +61,7 @@ func parseClock(data []byte) (any, error) {
 	if err := c.Unmarshal(data); err != nil {
 		return nil, err
 	}
-	return typed("clock", map[string]any{
+	return jsonparsed.Typed("clock", map[string]any{
 		"slot":                c.Slot,
 		"epoch":               c.Epoch,
 		"epochStartTimestamp": c.EpochStartTimestamp,
@@ -64,7 +75,7 @@ func parseRent(data []byte) (any, error) {
 	if err := r.Unmarshal(data); err != nil {
 		return nil, err
 	}
-	return typed("rent", map[string]any{
+	return jsonparsed.Typed("rent", map[string]any{
 		"lamportsPerByteYear": strconv.FormatUint(r.LamportsPerByteYear, 10),
 		"exemptionThreshold":  rpcapi.Float(r.ExemptionThreshold),
 		"burnPercent":         r.BurnPercent,
@@ -76,7 +87,7 @@ func parseEpochSchedule(data []byte) (any, error) {
 	if err := s.Unmarshal(data); err != nil {
 		return nil, err
 	}
-	return typed("epochSchedule", map[string]any{
+	return jsonparsed.Typed("epochSchedule", map[string]any{
 		"slotsPerEpoch":            s.SlotsPerEpoch,
 		"leaderScheduleSlotOffset": s.LeaderScheduleSlotOffset,
 		"warmup":                   s.Warmup,
@@ -90,8 +101,8 @@ func parseFees(data []byte) (any, error) {
 	if err := f.Unmarshal(data); err != nil {
 		return nil, err
 	}
-	return typed("fees", map[string]any{
-		"feeCalculator": feeCalculator(f.FeeCalculator.LamportsPerSignature),
+	return jsonparsed.Typed("fees", map[string]any{
+		"feeCalculator": jsonparsed.FeeCalculator(f.FeeCalculator.LamportsPerSignature),
 	}), nil
 }
 
@@ -104,10 +115,10 @@ func parseRecentBlockhashes(data []byte) (any, error) {
 	for i, e := range rb {
 		entries[i] = map[string]any{
 			"blockhash":     e.Blockhash.String(),
-			"feeCalculator": feeCalculator(e.FeeCalculator.LamportsPerSignature),
+			"feeCalculator": jsonparsed.FeeCalculator(e.FeeCalculator.LamportsPerSignature),
 		}
 	}
-	return typed("recentBlockhashes", entries), nil
+	return jsonparsed.Typed("recentBlockhashes", entries), nil
 }
 
 func parseSlotHashes(data []byte) (any, error) {
@@ -119,7 +130,7 @@ func parseSlotHashes(data []byte) (any, error) {
 	for i, e := range sh {
 		entries[i] = map[string]any{"slot": e.Slot, "hash": e.Hash.String()}
 	}
-	return typed("slotHashes", entries), nil
+	return jsonparsed.Typed("slotHashes", entries), nil
 }
 
 func parseStakeHistory(data []byte) (any, error) {
@@ -138,7 +149,7 @@ func parseStakeHistory(data []byte) (any, error) {
 			},
 		}
 	}
-	return typed("stakeHistory", entries), nil
+	return jsonparsed.Typed("stakeHistory", entries), nil
 }
 
 // parseSlotHistory shows the bit vector as a string of SlotHistoryMaxEntries '0'/'1'
@@ -156,7 +167,7 @@ func parseSlotHistory(data []byte) (any, error) {
 	for i := range bits {
 		bits[i] = '0' + byte(h.Bits[i/64]>>(i%64)&1)
 	}
-	return typed("slotHistory", map[string]any{
+	return jsonparsed.Typed("slotHistory", map[string]any{
 		"nextSlot": h.NextSlot,
 		"bits":     string(bits),
 	}), nil
@@ -169,7 +180,7 @@ func parseEpochRewards(data []byte) (any, error) {
 	}
 	totalPoints := new(big.Int).SetUint64(e.TotalPoints.Hi)
 	totalPoints.Lsh(totalPoints, 64).Or(totalPoints, new(big.Int).SetUint64(e.TotalPoints.Lo))
-	return typed("epochRewards", map[string]any{
+	return jsonparsed.Typed("epochRewards", map[string]any{
 		"distributionStartingBlockHeight": e.DistributionStartingBlockHeight,
 		"numPartitions":                   e.NumPartitions,
 		"parentBlockhash":                 e.ParentBlockhash.String(),
@@ -185,7 +196,7 @@ func parseLastRestartSlot(data []byte) (any, error) {
 	if err := l.Unmarshal(data); err != nil {
 		return nil, err
 	}
-	return typed("lastRestartSlot", map[string]any{"lastRestartSlot": l.LastRestartSlot}), nil
+	return jsonparsed.Typed("lastRestartSlot", map[string]any{"lastRestartSlot": l.LastRestartSlot}), nil
 }
 
 // parseRewards: the deprecated Rewards sysvar, which the reference still shows.
@@ -194,5 +205,5 @@ func parseRewards(data []byte) (any, error) {
 	if err := r.Unmarshal(data); err != nil {
 		return nil, err
 	}
-	return typed("rewards", map[string]any{"validatorPointValue": rpcapi.Float(r.ValidatorPointValue)}), nil
+	return jsonparsed.Typed("rewards", map[string]any{"validatorPointValue": rpcapi.Float(r.ValidatorPointValue)}), nil
 }
