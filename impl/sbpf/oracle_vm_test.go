@@ -29,11 +29,16 @@ const fold = `
     exit
 `
 
-type oracleCase struct{ name, asm string }
+// oracleCase is a program as assembly text (v0), or as bytecode with its version.
+type oracleCase struct {
+	name, asm string
+	text      []byte
+	version   sbpf.Version
+}
 
 // vmOracleCases are programs that touch no syscall and no account: each tests a VM rule whose
 // outcome (result, error text, compute units) LiteSVM shows.
-var vmOracleCases = []oracleCase{
+var vmOracleCases = []struct{ name, asm string }{
 	{"success", "mov64 r0, 0\nexit"},
 	{"custom error", "mov64 r0, 42\nexit"},
 	{"add32 sign-extends", "mov64 r0, 0x7fffffff\nadd32 r0, 1\n" + fold},
@@ -122,7 +127,11 @@ func TestOracleVM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Node.js")
 	}
-	compareWithOracle(t, vmOracleCases)
+	var cases []oracleCase
+	for _, c := range vmOracleCases {
+		cases = append(cases, oracleCase{name: c.name, asm: c.asm})
+	}
+	compareWithOracle(t, cases)
 }
 
 // compareWithOracle runs each case as a loader-v2 program with no accounts in LiteSVM and here.
@@ -132,7 +141,13 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 	elfs := make([][]byte, len(cases))
 	ids := make([]core.Pubkey, len(cases))
 	for i, c := range cases {
-		elf, err := sbpftest.ELF("entrypoint:\n"+c.asm, nil)
+		var elf []byte
+		var err error
+		if c.text != nil {
+			elf, _, err = sbpftest.Program{Flags: uint32(c.version)}.BuildAssembly(&sbpf.Assembly{Text: c.text})
+		} else {
+			elf, err = sbpftest.ELF("entrypoint:\n"+c.asm, nil)
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -146,7 +161,9 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 	}
 	results := realelf.LiteSVM(t).Run(sc)[0]
 
-	loader := sbpf.NewLoader(sbpf.DefaultConfig())
+	cfg := sbpf.DefaultConfig()
+	cfg.MaxVersion = sbpf.V2 // LiteSVM, every feature on, runs v1 and v2 programs too
+	loader := sbpf.NewLoader(cfg)
 	oracleSyscalls(t, loader)
 	for i, c := range cases {
 		res := results[i]
@@ -238,27 +255,30 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 	}
 }
 
-// TestOracleVMRandom compares random verified v0 programs: every ALU operation with random
-// operands, forward jumps, and loads and stores around the stack frame (gaps, straddles, other
-// regions), each ending by folding r0 into the outcome.
+// TestOracleVMRandom compares random verified programs of v0, v1 and v2 (LiteSVM runs all
+// three): every ALU operation of the version with random operands, forward jumps, loads and stores
+// around the stack frame (gaps, straddles, frame moves, other regions), each ending by folding r0
+// into the outcome.
 func TestOracleVMRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Node.js")
 	}
 	rng := rand.New(rand.NewPCG(12, 34))
 	var cases []oracleCase
-	for len(cases) < 300 {
-		text := randomProgram(rng)
-		exe := sbpf.NewExecutableFromText(text, sbpf.V0, nil)
-		if sbpf.Verify(exe, nil) != nil {
-			continue
+	for _, v := range []sbpf.Version{sbpf.V0, sbpf.V1, sbpf.V2} {
+		for made := 0; made < 200; {
+			text := randomProgram(rng, v)
+			if sbpf.Verify(sbpf.NewExecutableFromText(text, v, nil), nil) != nil {
+				continue
+			}
+			cases = append(cases, oracleCase{name: fmt.Sprintf("random %v %d", v, made), text: text, version: v})
+			made++
 		}
-		cases = append(cases, oracleCase{fmt.Sprintf("random %d", len(cases)), sbpf.Disassemble(text)})
 	}
 	compareWithOracle(t, cases)
 }
 
-func randomProgram(rng *rand.Rand) []byte {
+func randomProgram(rng *rand.Rand, v sbpf.Version) []byte {
 	var out []byte
 	emit := func(op byte, dst, src uint8, off int16, imm int32) {
 		var b [8]byte
@@ -274,16 +294,31 @@ func randomProgram(rng *rand.Rand) []byte {
 		}
 		return rng.Uint64()
 	}
+	v2 := v == sbpf.V2
 	for r := uint8(0); r < 10; r++ {
 		if r == 1 && rng.IntN(2) == 0 {
 			continue // sometimes keep the input pointer
 		}
-		v := value()
-		emit(sbpf.OpLDDW, r, 0, 0, int32(uint32(v)))
-		emit(0, 0, 0, 0, int32(uint32(v>>32)))
+		x := value()
+		if v2 {
+			emit(sbpf.OpMOV32I, r, 0, 0, int32(uint32(x)))
+			emit(sbpf.OpHOR64I, r, 0, 0, int32(uint32(x>>32)))
+		} else {
+			emit(sbpf.OpLDDW, r, 0, 0, int32(uint32(x)))
+			emit(0, 0, 0, 0, int32(uint32(x>>32)))
+		}
 	}
-	alu := []byte{0x04, 0x14, 0x24, 0x34, 0x44, 0x54, 0x64, 0x74, 0x84, 0x94, 0xa4, 0xb4, 0xc4,
-		0x07, 0x17, 0x27, 0x37, 0x47, 0x57, 0x67, 0x77, 0x87, 0x97, 0xa7, 0xb7, 0xc7}
+	// ALU immediate forms (the register form is +8), by version.
+	alu := []byte{0x04, 0x14, 0x44, 0x54, 0x64, 0x74, 0xa4, 0xb4, 0xc4, 0x07, 0x17, 0x47, 0x57, 0x67, 0x77, 0xa7, 0xb7, 0xc7}
+	if v2 {
+		alu = append(alu, 0xf7, // hor64 (no register form)
+			0x36, 0x46, 0x56, 0x66, 0x76, 0x86, 0x96, 0xb6, 0xc6, 0xd6, 0xe6, 0xf6) // PQR
+	} else {
+		alu = append(alu, 0x24, 0x34, 0x84, 0x94, 0x27, 0x37, 0x87, 0x97)
+	}
+	noRegForm := map[byte]bool{0x84: true, 0x87: true, 0xf7: true}
+	divImm := map[byte]bool{0x34: true, 0x94: true, 0x37: true, 0x97: true, 0x46: true, 0x56: true, 0x66: true, 0x76: true,
+		0xc6: true, 0xd6: true, 0xe6: true, 0xf6: true}
 	jumps := []byte{0x05, 0x15, 0x25, 0x35, 0x45, 0x55, 0x65, 0x75, 0xa5, 0xb5, 0xc5, 0xd5}
 	n := 10 + rng.IntN(30)
 	for i := 0; i < n; i++ {
@@ -292,29 +327,34 @@ func randomProgram(rng *rand.Rand) []byte {
 		switch k := rng.IntN(10); {
 		case k < 6:
 			op := alu[rng.IntN(len(alu))]
-			if rng.IntN(2) == 0 && op != 0x84 && op != 0x87 {
-				op |= 0x08 // register form
+			if rng.IntN(2) == 0 && !noRegForm[op] {
+				op |= 0x08
 			}
-			switch op & 0xf0 {
-			case 0x60, 0x70, 0xc0: // shift immediates must fit the width
-				if op&0x08 == 0 {
-					w := int32(32)
+			switch {
+			case op&0x0f == 0x04 || op&0x0f == 0x07:
+				if f := op & 0xf0; (f == 0x60 || f == 0x70 || f == 0xc0) && op&0x08 == 0 {
+					w := 32
 					if op&0x07 == 0x07 {
 						w = 64
 					}
-					imm = int32(rng.IntN(int(w)))
+					imm = int32(rng.IntN(w)) // shift immediates must fit the width
 				}
-			case 0x30, 0x90: // no division by an immediate 0
-				if op&0x08 == 0 && imm == 0 {
-					imm = 3
+			}
+			if divImm[op] && imm == 0 {
+				imm = 3
+			}
+			if v2 && rng.IntN(4) == 0 {
+				imm = int32(rng.IntN(5)) - 2 // small divisors reach MIN/-1 and zero registers more often
+				if divImm[op] && imm == 0 {
+					imm = -1
 				}
 			}
 			emit(op, dst, src, 0, imm)
 		case k < 7:
 			widths := []int32{16, 32, 64}
-			op := byte(sbpf.OpLE)
-			if rng.IntN(2) == 0 {
-				op = sbpf.OpBE
+			op := byte(sbpf.OpBE)
+			if !v2 && rng.IntN(2) == 0 {
+				op = sbpf.OpLE
 			}
 			emit(op, dst, 0, 0, widths[rng.IntN(3)])
 		case k < 8:
@@ -324,6 +364,9 @@ func randomProgram(rng *rand.Rand) []byte {
 				op |= 0x08
 			}
 			emit(op, dst, src, int16(rng.IntN(n-i)), imm)
+		case k < 9 && v == sbpf.V1 && rng.IntN(3) == 0:
+			// v1 moves the frame itself.
+			emit(sbpf.OpADD64I, 10, 0, 0, int32(64*(rng.IntN(9)-4)))
 		default:
 			// Memory around the stack frame: mostly inside, sometimes across a gap or a frame.
 			off := int16(-8 * (1 + rng.IntN(16)))
@@ -334,15 +377,18 @@ func randomProgram(rng *rand.Rand) []byte {
 			if rng.IntN(10) == 0 {
 				base = uint8(rng.IntN(10))
 			}
-			sizes := []byte{0x00, 0x08, 0x10, 0x18} // w, h, b, dw
-			sz := sizes[rng.IntN(4)]
+			w := rng.IntN(4) // b, h, w, dw
+			ldx, st, stx := []byte{0x71, 0x69, 0x61, 0x79}, []byte{0x72, 0x6a, 0x62, 0x7a}, []byte{0x73, 0x6b, 0x63, 0x7b}
+			if v2 {
+				ldx, st, stx = []byte{0x2c, 0x3c, 0x8c, 0x9c}, []byte{0x27, 0x37, 0x87, 0x97}, []byte{0x2f, 0x3f, 0x8f, 0x9f}
+			}
 			switch rng.IntN(3) {
 			case 0:
-				emit(0x61|sz, dst, base, off, 0)
+				emit(ldx[w], dst, base, off, 0)
 			case 1:
-				emit(0x62|sz, base, 0, off, imm)
+				emit(st[w], base, 0, off, imm)
 			default:
-				emit(0x63|sz, base, src, off, 0)
+				emit(stx[w], base, src, off, 0)
 			}
 		}
 	}
