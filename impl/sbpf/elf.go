@@ -126,8 +126,8 @@ func validateELF(e *elf64, b []byte) error {
 	}
 	for i := range e.sections {
 		s := &e.sections[i]
-		end, c := elfBitsAdd(s.offset, s.size)
-		if c {
+		end, overflow := elfCheckedAdd(s.offset, s.size)
+		if overflow != nil {
 			return elfErr(ErrValueOutOfBounds)
 		}
 		if _, ok := elfSlice(b, elfSpan{s.offset, end}); !ok {
@@ -142,11 +142,6 @@ func validateELF(e *elf64, b []byte) error {
 		return elfErr(ErrEntrypointOutOfBounds)
 	}
 	return nil
-}
-
-func elfBitsAdd(a, b uint64) (uint64, bool) {
-	s, err := elfCheckedAdd(a, b)
-	return s, err != nil
 }
 
 func loadLenient(original []byte, loader *Loader) (*Executable, error) {
