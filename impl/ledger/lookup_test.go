@@ -29,9 +29,7 @@ func frozenBank(t *testing.T, l *Ledger, slot uint64) *Bank {
 // message against the bank that extended it (the new addresses do not serve yet) and against a later
 // one (they do), and runs the message there with the loaded addresses.
 func TestLoadAddresses(t *testing.T) {
-	programs := runtime.NewRegistry()
-	system.Register(programs)
-	alt.Register(programs)
+	programs := runtime.NewRegistry(system.Module, alt.Module)
 	l, err := Open(Config{Dir: t.TempDir(), SlotDuration: 10 * time.Millisecond, FinalityDepth: 4, Programs: programs})
 	if err != nil {
 		t.Fatal(err)
