@@ -33,6 +33,7 @@ const fold = `
 type oracleCase struct {
 	name, asm string
 	text      []byte
+	calls     []sbpf.AsmCall
 	version   sbpf.Version
 }
 
@@ -144,7 +145,7 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 		var elf []byte
 		var err error
 		if c.text != nil {
-			elf, _, err = sbpftest.Program{Flags: uint32(c.version)}.BuildAssembly(&sbpf.Assembly{Text: c.text})
+			elf, _, err = sbpftest.Program{Flags: uint32(c.version)}.BuildAssembly(&sbpf.Assembly{Text: c.text, Calls: c.calls})
 		} else {
 			elf, err = sbpftest.ELF("entrypoint:\n"+c.asm, nil)
 		}
@@ -267,19 +268,31 @@ func TestOracleVMRandom(t *testing.T) {
 	var cases []oracleCase
 	for _, v := range []sbpf.Version{sbpf.V0, sbpf.V1, sbpf.V2} {
 		for made := 0; made < 200; {
-			text := randomProgram(rng, v)
+			text, calls := randomProgram(rng, v)
 			if sbpf.Verify(sbpf.NewExecutableFromText(text, v, nil), nil) != nil {
 				continue
 			}
-			cases = append(cases, oracleCase{name: fmt.Sprintf("random %v %d", v, made), text: text, version: v})
+			cases = append(cases, oracleCase{name: fmt.Sprintf("random %v %d", v, made), text: text, calls: calls, version: v})
 			made++
 		}
 	}
 	compareWithOracle(t, cases)
 }
 
-func randomProgram(rng *rand.Rand, v sbpf.Version) []byte {
+func randomProgram(rng *rand.Rand, v sbpf.Version) ([]byte, []sbpf.AsmCall) {
 	var out []byte
+	var calls []sbpf.AsmCall
+	const funcs = 3
+	var callSites []struct {
+		pc uint64
+		fn int
+	}
+	var callxSites []struct {
+		pc   uint64 // the first slot of the two that load the target
+		fn   int
+		reg  uint8
+		plus uint64 // bytes past the function start: callx truncates
+	}
 	emit := func(op byte, dst, src uint8, off int16, imm int32) {
 		var b [8]byte
 		b[0], b[1] = op, src<<4|dst
@@ -320,83 +333,130 @@ func randomProgram(rng *rand.Rand, v sbpf.Version) []byte {
 	divImm := map[byte]bool{0x34: true, 0x94: true, 0x37: true, 0x97: true, 0x46: true, 0x56: true, 0x66: true, 0x76: true,
 		0xc6: true, 0xd6: true, 0xe6: true, 0xf6: true}
 	jumps := []byte{0x05, 0x15, 0x25, 0x35, 0x45, 0x55, 0x65, 0x75, 0xa5, 0xb5, 0xc5, 0xd5}
-	n := 10 + rng.IntN(30)
-	for i := 0; i < n; i++ {
-		dst, src := uint8(rng.IntN(10)), uint8(rng.IntN(11))
-		imm := int32(value())
-		switch k := rng.IntN(10); {
-		case k < 6:
-			op := alu[rng.IntN(len(alu))]
-			if rng.IntN(2) == 0 && !noRegForm[op] {
-				op |= 0x08
-			}
-			switch {
-			case op&0x0f == 0x04 || op&0x0f == 0x07:
-				if f := op & 0xf0; (f == 0x60 || f == 0x70 || f == 0xc0) && op&0x08 == 0 {
-					w := 32
-					if op&0x07 == 0x07 {
-						w = 64
+	genBody := func(n int) {
+		for i := 0; i < n; i++ {
+			dst, src := uint8(rng.IntN(10)), uint8(rng.IntN(11))
+			imm := int32(value())
+			switch k := rng.IntN(10); {
+			case k < 6:
+				op := alu[rng.IntN(len(alu))]
+				if rng.IntN(2) == 0 && !noRegForm[op] {
+					op |= 0x08
+				}
+				switch {
+				case op&0x0f == 0x04 || op&0x0f == 0x07:
+					if f := op & 0xf0; (f == 0x60 || f == 0x70 || f == 0xc0) && op&0x08 == 0 {
+						w := 32
+						if op&0x07 == 0x07 {
+							w = 64
+						}
+						imm = int32(rng.IntN(w)) // shift immediates must fit the width
 					}
-					imm = int32(rng.IntN(w)) // shift immediates must fit the width
 				}
-			}
-			if divImm[op] && imm == 0 {
-				imm = 3
-			}
-			if v2 && rng.IntN(4) == 0 {
-				imm = int32(rng.IntN(5)) - 2 // small divisors reach MIN/-1 and zero registers more often
 				if divImm[op] && imm == 0 {
-					imm = -1
+					imm = 3
 				}
-			}
-			emit(op, dst, src, 0, imm)
-		case k < 7:
-			widths := []int32{16, 32, 64}
-			op := byte(sbpf.OpBE)
-			if !v2 && rng.IntN(2) == 0 {
-				op = sbpf.OpLE
-			}
-			emit(op, dst, 0, 0, widths[rng.IntN(3)])
-		case k < 8:
-			// A forward jump over at most the rest of the body (the fold follows).
-			op := jumps[rng.IntN(len(jumps))]
-			if rng.IntN(2) == 0 && op != 0x05 {
-				op |= 0x08
-			}
-			emit(op, dst, src, int16(rng.IntN(n-i)), imm)
-		case k < 9 && v == sbpf.V1 && rng.IntN(3) == 0:
-			// v1 moves the frame itself.
-			emit(sbpf.OpADD64I, 10, 0, 0, int32(64*(rng.IntN(9)-4)))
-		default:
-			// Memory around the stack frame: mostly inside, sometimes across a gap or a frame.
-			off := int16(-8 * (1 + rng.IntN(16)))
-			if rng.IntN(8) == 0 {
-				off = int16(rng.IntN(64) - 16)
-			}
-			base := uint8(10)
-			if rng.IntN(10) == 0 {
-				base = uint8(rng.IntN(10))
-			}
-			w := rng.IntN(4) // b, h, w, dw
-			ldx, st, stx := []byte{0x71, 0x69, 0x61, 0x79}, []byte{0x72, 0x6a, 0x62, 0x7a}, []byte{0x73, 0x6b, 0x63, 0x7b}
-			if v2 {
-				ldx, st, stx = []byte{0x2c, 0x3c, 0x8c, 0x9c}, []byte{0x27, 0x37, 0x87, 0x97}, []byte{0x2f, 0x3f, 0x8f, 0x9f}
-			}
-			switch rng.IntN(3) {
-			case 0:
-				emit(ldx[w], dst, base, off, 0)
-			case 1:
-				emit(st[w], base, 0, off, imm)
+				if v2 && rng.IntN(4) == 0 {
+					imm = int32(rng.IntN(5)) - 2 // small divisors reach MIN/-1 and zero registers more often
+					if divImm[op] && imm == 0 {
+						imm = -1
+					}
+				}
+				emit(op, dst, src, 0, imm)
+			case k == 6 && rng.IntN(2) == 0:
+				// A call to one of the functions, or a callx to (a few bytes into) one.
+				fn := rng.IntN(funcs)
+				if rng.IntN(2) == 0 {
+					callSites = append(callSites, struct {
+						pc uint64
+						fn int
+					}{uint64(len(out) / 8), fn})
+					emit(sbpf.OpCALL, 0, 0, 0, -1)
+					break
+				}
+				reg := uint8(rng.IntN(10))
+				callxSites = append(callxSites, struct {
+					pc   uint64
+					fn   int
+					reg  uint8
+					plus uint64
+				}{uint64(len(out) / 8), fn, reg, uint64(rng.IntN(8))})
+				if v2 {
+					emit(sbpf.OpMOV32I, reg, 0, 0, 0)
+					emit(sbpf.OpHOR64I, reg, 0, 0, 0)
+					emit(sbpf.OpCALLX, 0, reg, 0, 0)
+				} else {
+					emit(sbpf.OpLDDW, reg, 0, 0, 0)
+					emit(0, 0, 0, 0, 0)
+					emit(sbpf.OpCALLX, 0, 0, 0, int32(reg))
+				}
+			case k < 7:
+				widths := []int32{16, 32, 64}
+				op := byte(sbpf.OpBE)
+				if !v2 && rng.IntN(2) == 0 {
+					op = sbpf.OpLE
+				}
+				emit(op, dst, 0, 0, widths[rng.IntN(3)])
+			case k < 8:
+				// A forward jump over at most the rest of the body (the fold follows).
+				op := jumps[rng.IntN(len(jumps))]
+				if rng.IntN(2) == 0 && op != 0x05 {
+					op |= 0x08
+				}
+				emit(op, dst, src, int16(rng.IntN(n-i)), imm)
+			case k < 9 && v == sbpf.V1 && rng.IntN(3) == 0:
+				// v1 moves the frame itself.
+				emit(sbpf.OpADD64I, 10, 0, 0, int32(64*(rng.IntN(9)-4)))
 			default:
-				emit(stx[w], base, src, off, 0)
+				// Memory around the stack frame: mostly inside, sometimes across a gap or a frame.
+				off := int16(-8 * (1 + rng.IntN(16)))
+				if rng.IntN(8) == 0 {
+					off = int16(rng.IntN(64) - 16)
+				}
+				base := uint8(10)
+				if rng.IntN(10) == 0 {
+					base = uint8(rng.IntN(10))
+				}
+				w := rng.IntN(4) // b, h, w, dw
+				ldx, st, stx := []byte{0x71, 0x69, 0x61, 0x79}, []byte{0x72, 0x6a, 0x62, 0x7a}, []byte{0x73, 0x6b, 0x63, 0x7b}
+				if v2 {
+					ldx, st, stx = []byte{0x2c, 0x3c, 0x8c, 0x9c}, []byte{0x27, 0x37, 0x87, 0x97}, []byte{0x2f, 0x3f, 0x8f, 0x9f}
+				}
+				switch rng.IntN(3) {
+				case 0:
+					emit(ldx[w], dst, base, off, 0)
+				case 1:
+					emit(st[w], base, 0, off, imm)
+				default:
+					emit(stx[w], base, src, off, 0)
+				}
 			}
 		}
 	}
+	genBody(10 + rng.IntN(30))
 	// Fold r0 into 31 bits and exit.
 	emit(sbpf.OpMOV64R, 1, 0, 0, 0)
 	emit(sbpf.OpRSH64I, 1, 0, 0, 32)
 	emit(sbpf.OpXOR64R, 0, 1, 0, 0)
 	emit(sbpf.OpAND64I, 0, 0, 0, 0x7fffffff)
 	emit(sbpf.OpEXIT, 0, 0, 0, 0)
-	return out
+	// The functions: short bodies that may call each other (recursion ends at the depth limit
+	// or the budget).
+	var starts [funcs]uint64
+	for f := range starts {
+		starts[f] = uint64(len(out) / 8)
+		genBody(2 + rng.IntN(8))
+		emit(sbpf.OpEXIT, 0, 0, 0, 0)
+	}
+	for _, c := range callSites {
+		calls = append(calls, sbpf.AsmCall{PC: c.pc, Target: starts[c.fn]})
+		binary.LittleEndian.PutUint32(out[c.pc*8+4:], uint32(starts[c.fn]))
+	}
+	for _, c := range callxSites {
+		// The ELF writer puts the text at file offset and vaddr 0x120.
+		addr := sbpf.MMBytecodeStart + 0x120 + starts[c.fn]*8 + c.plus
+		binary.LittleEndian.PutUint32(out[c.pc*8+4:], uint32(addr))
+		binary.LittleEndian.PutUint32(out[c.pc*8+12:], uint32(addr>>32))
+	}
+	return out, calls
 }
