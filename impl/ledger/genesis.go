@@ -166,9 +166,30 @@ func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) 
 		return nil, err
 	} else if err := json.Unmarshal(data, &g.Config); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	} else if err := g.checkKeypairs(); err != nil {
+		return nil, err
 	}
 	g.Hash = sha256.Sum256(data)
 	return g, nil
+}
+
+// checkKeypairs refuses keypair files that are not the ones an existing genesis names (one lost and made anew,
+// or copied from another ledger): the faucet would hold nothing and the identity would not be the leader.
+func (g *Genesis) checkKeypairs() error {
+	for _, k := range []struct {
+		file, named string
+		key         *core.Keypair
+	}{
+		{IdentityFile, g.Config.Identity, &g.Identity}, {FaucetFile, g.Config.Faucet, &g.Faucet},
+		{VoteFile, g.Config.VoteAccount, &g.Vote}, {StakeFile, g.Config.StakeAccount, &g.Stake},
+	} {
+		if k.named != "" && k.key.PublicKey().String() != k.named {
+			return &damagedError{dir: g.Dir, what: fmt.Sprintf("%s holds the key of %s, but %s names %s", k.file,
+				k.key.PublicKey(), GenesisFile, k.named), fix: "Refusing to start: put back the chain's own " + k.file +
+				" (every snapshot under " + filepath.Join(g.Dir, "snapshots") + " carries a copy), or start a new chain with --reset"}
+		}
+	}
+	return nil
 }
 
 // loadOrCreateKeypair reads a keypair file in the reference tools' JSON format, creating it when absent (from

@@ -227,6 +227,14 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 			t.Fatal("a new genesis.json was written over the chain")
 		}
 	})
+	for _, file := range []string{FaucetFile, IdentityFile} {
+		t.Run("lost "+file, func(t *testing.T) {
+			// A keypair file lost and made anew by the start is not the one the genesis names.
+			dir := copyDir(t, base)
+			os.Remove(filepath.Join(dir, file))
+			openDamaged(t, Config{Dir: dir}, file, "names", "--reset")
+		})
+	}
 	t.Run("expected genesis hash", func(t *testing.T) {
 		dir := copyDir(t, base)
 		g, err := OpenGenesis(dir, false, GenesisOptions{})
