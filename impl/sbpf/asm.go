@@ -27,6 +27,10 @@ import (
 // in 32 bits (signed, or unsigned for hex), lddw takes any 64-bit value. ".fill N, VALUE" emits N raw slots
 // (opcode = VALUE&0xff, dst, src, off, imm in the following bits), as in the reference.
 
+// maxAsmInstructions bounds what one text may assemble to (8 MiB of bytecode), so that .fill cannot ask for
+// unbounded memory.
+const maxAsmInstructions = 1 << 20
+
 // Assembly is assembled text.
 type Assembly struct {
 	// Text is the program as the reference assembler emits it for a text-only executable: a BPF-to-BPF call's imm
@@ -86,6 +90,9 @@ func AssembleVersion(src string, version Version) (*Assembly, error) {
 			pc += 2
 		default:
 			pc++
+		}
+		if pc > maxAsmInstructions {
+			return nil, fmt.Errorf("line %d: more than %d instructions", l.line, maxAsmInstructions)
 		}
 	}
 	if _, ok := a.Labels["entrypoint"]; !ok {

@@ -138,3 +138,20 @@ func TestDisassembleRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAssemble: any text assembles or fails with an error, and what assembles disassembles back to itself.
+func FuzzAssemble(f *testing.F) {
+	f.Add(sampleAsm)
+	f.Add("loop:\n add64 r1, 1\n jne r1, 10, loop\n exit")
+	f.Add(".fill 3, 0x1122334455667795\nlddw r1, -1\nstxdw [r10-8], r1\ncallx r2\nbe32 r3")
+	f.Fuzz(func(t *testing.T, src string) {
+		a, err := sbpf.Assemble(src)
+		if err != nil {
+			return
+		}
+		back, err := sbpf.Assemble(sbpf.Disassemble(a.Text))
+		if err != nil || !bytes.Equal(back.Text, a.Text) {
+			t.Fatalf("%q: round trip: %v", src, err)
+		}
+	})
+}
