@@ -212,16 +212,15 @@ loop:
 		x := prog[pc]
 		dst := (x >> 8) & 15
 		src := (x >> 12) & 15
-		next := pc + 1
 
 		switch uint8(x) {
 		case sLDDW:
-			if next >= n {
+			if pc+1 >= n {
 				st.errKind = ErrExecutionOverrun
 				break loop
 			}
-			reg[dst] = uint64(uint32(x>>32)) | prog[next]&0xffffffff00000000
-			next++
+			pc++
+			reg[dst] = uint64(uint32(x>>32)) | prog[pc]>>32<<32
 
 		// Loads and stores: the aligned mapping's region is found by index and translated inline;
 		// anything else (unaligned mapping, faults) takes the memory's full path.
@@ -675,94 +674,94 @@ loop:
 
 		// Jumps: target = pc + 1 + off.
 		case sJA:
-			next += uint64(int64(int16(x >> 16)))
+			pc += uint64(int64(int16(x >> 16)))
 		case sJEQI:
 			if reg[dst] == simm(x) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJEQR:
 			if reg[dst] == reg[src] {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJGTI:
 			if reg[dst] > simm(x) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJGTR:
 			if reg[dst] > reg[src] {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJGEI:
 			if reg[dst] >= simm(x) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJGER:
 			if reg[dst] >= reg[src] {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJLTI:
 			if reg[dst] < simm(x) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJLTR:
 			if reg[dst] < reg[src] {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJLEI:
 			if reg[dst] <= simm(x) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJLER:
 			if reg[dst] <= reg[src] {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSETI:
 			if reg[dst]&simm(x) != 0 {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSETR:
 			if reg[dst]&reg[src] != 0 {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJNEI:
 			if reg[dst] != simm(x) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJNER:
 			if reg[dst] != reg[src] {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGTI:
 			if int64(reg[dst]) > int64(simm(x)) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGTR:
 			if int64(reg[dst]) > int64(reg[src]) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGEI:
 			if int64(reg[dst]) >= int64(simm(x)) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSGER:
 			if int64(reg[dst]) >= int64(reg[src]) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLTI:
 			if int64(reg[dst]) < int64(simm(x)) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLTR:
 			if int64(reg[dst]) < int64(reg[src]) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLEI:
 			if int64(reg[dst]) <= int64(simm(x)) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 		case sJSLER:
 			if int64(reg[dst]) <= int64(reg[src]) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 
 		// v3+ 32-bit jumps compare the low halves.
@@ -770,7 +769,7 @@ loop:
 			sJSET32I, sJSET32R, sJNE32I, sJNE32R, sJSGT32I, sJSGT32R, sJSGE32I, sJSGE32R,
 			sJSLT32I, sJSLT32R, sJSLE32I, sJSLE32R:
 			if jmp32(uint8(x), uint32(reg[dst]), uint32(simm(x)), uint32(reg[src])) {
-				next += uint64(int64(int16(x >> 16)))
+				pc += uint64(int64(int16(x >> 16)))
 			}
 
 		case sCALL:
@@ -788,7 +787,7 @@ loop:
 			}
 			f := &frames[depth]
 			f.saved = [4]uint64{reg[6], reg[7], reg[8], reg[9]}
-			f.fp, f.ret = reg[10], next
+			f.fp, f.ret = reg[10], pc+1
 			depth++
 			if depth >= st.maxDepth {
 				st.errKind = ErrCallDepthExceeded
@@ -803,7 +802,8 @@ loop:
 				st.errKind = ErrCallOutsideTextSegment
 				break loop
 			}
-			next = target
+			pc = target
+			continue
 		case sEXIT:
 			if depth == 0 {
 				act = actExit
@@ -813,13 +813,14 @@ loop:
 			f := &frames[depth]
 			reg[6], reg[7], reg[8], reg[9] = f.saved[0], f.saved[1], f.saved[2], f.saved[3]
 			reg[10] = f.fp
-			next = f.ret
+			pc = f.ret
+			continue
 
 		default:
 			st.errKind = ErrUnsupportedInstruction
 			break loop
 		}
-		pc = next
+		pc++
 	}
 	st.pc, st.remaining, st.depth = pc, remaining, depth
 	return act
