@@ -226,8 +226,9 @@ func (l *Loader) Lookup(key uint32) (SyscallEntry, bool) {
 	return e, ok
 }
 
-// Executable is a loaded, relocated program, ready to verify and run. It is immutable once built
-// and may be shared by any number of VMs.
+// Executable is a loaded, relocated program, ready to verify and run. It must not be changed once
+// a VM ran it (the interpreter caches a decoded copy of Text) and may be shared by any number of
+// VMs, concurrently.
 type Executable struct {
 	Version Version
 	// Text is the relocated bytecode (.text), a multiple of 8 bytes.
@@ -327,7 +328,9 @@ func (vm *VM) Run() (uint64, error) { return vm.run() }
 // Translate maps n bytes at VM address addr for a load or a store and returns the host bytes
 // (aliasing VM memory: a syscall writes through them). The whole range must lie inside one region
 // (and, for a gapped region, start outside a gap); stores need a writable region. Failures are the
-// reference's AccessViolation / StackAccessViolation *Error.
+// reference's AccessViolation / StackAccessViolation *Error. A zero-length range is checked like
+// any other; the reference's syscalls skip translating empty slices altogether, so callers
+// should too.
 func (vm *VM) Translate(addr, n uint64, access AccessType) ([]byte, error) {
 	return vm.translate(addr, n, access)
 }
