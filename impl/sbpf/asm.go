@@ -26,10 +26,86 @@ import (
 // Comments start with '#', ';' or "//". Integers are decimal or 0x hex with an optional sign; immediates must fit
 // in 32 bits (signed, or unsigned for hex), lddw takes any 64-bit value. ".fill N, VALUE" emits N raw slots
 // (opcode = VALUE&0xff, dst, src, off, imm in the following bits), as in the reference.
+//
+// Read-only data can be written in the text too, after a ".rodata" line (".text" switches back):
+//
+//	.rodata
+//	msg:   .ascii "hello"        # also .asciz/.string (NUL-terminated)
+//	table: .quad msg, msg+2      # pointers to data labels, relocated; .quad/.word/.short/.byte also take integers
+//	       .zero 16              # also .align N
+//
+// and `lddw rX, msg` or `lddw rX, msg+1` loads a data label's address. Such data is Assembly.Rodata; a text-only
+// executable (Assembly.Executable) does not map it, an ELF written by sbpftest does.
 
 // maxAsmInstructions bounds what one text may assemble to (8 MiB of bytecode), so that .fill cannot ask for
 // unbounded memory.
 const maxAsmInstructions = 1 << 20
+
+// maxAsmData bounds the read-only data of one text.
+const maxAsmData = 8 << 20
+
+type dataPointer struct {
+	line   int
+	slot   uint64
+	label  string
+	addend int64
+}
+
+// data appends the bytes of one data directive to a.Rodata.
+func (a *Assembly) data(l asmLine, pointers []dataPointer) ([]dataPointer, error) {
+	switch l.mnemonic {
+	case ".ascii", ".asciz", ".string":
+		str, err := strconv.Unquote(l.rawOperands)
+		if err != nil {
+			return nil, fmt.Errorf("expected a quoted string, got %s", l.rawOperands)
+		}
+		a.Rodata = append(a.Rodata, str...)
+		if l.mnemonic != ".ascii" {
+			a.Rodata = append(a.Rodata, 0)
+		}
+		return pointers, nil
+	case ".zero", ".space", ".align":
+		if len(l.operands) != 1 || l.operands[0].kind != opInteger || l.operands[0].value < 0 ||
+			l.operands[0].value > maxAsmData {
+			return nil, fmt.Errorf("expected a size")
+		}
+		n := uint64(l.operands[0].value)
+		if l.mnemonic == ".align" {
+			if n == 0 || n&(n-1) != 0 {
+				return nil, fmt.Errorf("alignment %d is not a power of two", n)
+			}
+			n = (n - uint64(len(a.Rodata))%n) % n
+		}
+		a.Rodata = append(a.Rodata, make([]byte, n)...)
+		return pointers, nil
+	}
+	width := map[string]int{".byte": 1, ".short": 2, ".half": 2, ".2byte": 2, ".word": 4, ".long": 4, ".4byte": 4,
+		".quad": 8, ".8byte": 8, ".dword": 8}[l.mnemonic]
+	if width == 0 {
+		return nil, fmt.Errorf("unknown data directive")
+	}
+	if len(l.operands) == 0 {
+		return nil, fmt.Errorf("expected values")
+	}
+	for _, o := range l.operands {
+		var v uint64
+		switch {
+		case o.kind == opLabel && width == 8:
+			pointers = append(pointers, dataPointer{l.line, uint64(len(a.Rodata)), o.text, o.offset})
+		case o.kind == opInteger:
+			if width < 8 && (o.value >= 1<<(8*width) || o.value < -(1<<(8*width-1))) {
+				return nil, fmt.Errorf("%s does not fit in %d bytes", o.text, width)
+			}
+			v = uint64(o.value)
+		default:
+			return nil, fmt.Errorf("bad value %s", o.text)
+		}
+		for i := range width {
+			a.Rodata = append(a.Rodata, byte(v>>(8*i)))
+		}
+	}
+	return pointers, nil
+}
 
 // Assembly is assembled text.
 type Assembly struct {
@@ -45,6 +121,12 @@ type Assembly struct {
 	Calls      []AsmCall
 	Syscalls   []AsmSyscall
 	RodataRefs []AsmRodataRef
+	// Rodata is the data of the text's .rodata part; RodataPointers are the offsets of its 8-byte slots that
+	// hold offsets into it (.quad of a label), to be relocated into pointers; DataLabels maps its labels to
+	// offsets.
+	Rodata         []byte
+	RodataPointers []uint64
+	DataLabels     map[string]uint64
 }
 
 // AsmCall is a BPF-to-BPF `call` at PC to the instruction Target.
@@ -69,17 +151,41 @@ func AssembleVersion(src string, version Version) (*Assembly, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Assembly{Functions: map[uint32]uint64{}, Labels: map[string]uint64{}}
+	a := &Assembly{Functions: map[uint32]uint64{}, Labels: map[string]uint64{}, DataLabels: map[string]uint64{}}
 	pc := uint64(0)
-	for _, l := range lines {
+	inData := false
+	var pointers []dataPointer
+	for i := range lines {
+		l := &lines[i]
+		switch l.mnemonic {
+		case ".rodata", ".section":
+			if l.mnemonic == ".section" && l.rawOperands != ".rodata" {
+				return nil, fmt.Errorf("line %d: only .section .rodata is supported", l.line)
+			}
+			inData = true
+		case ".text":
+			inData = false
+		}
+		l.data = inData
 		for _, lab := range l.labels {
-			if _, dup := a.Labels[lab]; dup {
+			_, dup := a.Labels[lab]
+			_, dupData := a.DataLabels[lab]
+			if dup || dupData {
 				return nil, fmt.Errorf("line %d: label %q defined twice", l.line, lab)
 			}
-			a.Labels[lab] = pc
+			if inData {
+				a.DataLabels[lab] = uint64(len(a.Rodata))
+			} else {
+				a.Labels[lab] = pc
+			}
 		}
 		switch {
-		case l.mnemonic == "":
+		case l.mnemonic == "" || l.mnemonic == ".rodata" || l.mnemonic == ".section" || l.mnemonic == ".text":
+		case inData:
+			var err error
+			if pointers, err = a.data(*l, pointers); err != nil {
+				return nil, fmt.Errorf("line %d: %s: %w", l.line, l.mnemonic, err)
+			}
 		case l.mnemonic == ".fill":
 			if len(l.operands) != 2 || l.operands[0].kind != opInteger || l.operands[1].kind != opInteger ||
 				l.operands[0].value < 0 || l.operands[0].value > 1<<20 {
@@ -91,9 +197,17 @@ func AssembleVersion(src string, version Version) (*Assembly, error) {
 		default:
 			pc++
 		}
-		if pc > maxAsmInstructions {
-			return nil, fmt.Errorf("line %d: more than %d instructions", l.line, maxAsmInstructions)
+		if pc > maxAsmInstructions || len(a.Rodata) > maxAsmData {
+			return nil, fmt.Errorf("line %d: program too large", l.line)
 		}
+	}
+	for _, p := range pointers {
+		off, ok := a.DataLabels[p.label]
+		if !ok {
+			return nil, fmt.Errorf("line %d: data label %q not found", p.line, p.label)
+		}
+		elfLE.PutUint64(a.Rodata[p.slot:], off+uint64(p.addend))
+		a.RodataPointers = append(a.RodataPointers, p.slot)
 	}
 	if _, ok := a.Labels["entrypoint"]; !ok {
 		a.Labels["entrypoint"] = 0
@@ -103,7 +217,7 @@ func AssembleVersion(src string, version Version) (*Assembly, error) {
 	table := instructionTable(version)
 	pc = 0
 	for _, l := range lines {
-		if l.mnemonic == "" {
+		if l.mnemonic == "" || l.data || l.mnemonic == ".text" {
 			continue
 		}
 		if l.mnemonic == ".fill" {
@@ -268,7 +382,7 @@ func (a *Assembly) target(o asmOperand, pc uint64) (int64, error) {
 		return o.value, nil
 	case opLabel:
 		t, ok := a.Labels[o.text]
-		if !ok {
+		if !ok || o.offset != 0 {
 			return 0, fmt.Errorf("label %q not found", o.text)
 		}
 		return int64(t) - int64(pc) - 1, nil
@@ -316,12 +430,24 @@ func (a *Assembly) encode(e tableEntry, l asmLine, pc uint64, version Version) (
 			return 1, a.emit(e.opc, 0, 0, 0, 0)
 		}
 	case classLddw:
-		if len(ops) == 2 && ops[0].kind == opRegister && ops[1].kind == opRodata {
-			a.RodataRefs = append(a.RodataRefs, AsmRodataRef{PC: pc, Offset: uint64(ops[1].value)})
-		} else if !kinds(ops, opRegister, opInteger) {
+		if len(ops) != 2 || ops[0].kind != opRegister {
 			return 0, bad
 		}
 		v := uint64(ops[1].value)
+		switch ops[1].kind {
+		case opRodata:
+			a.RodataRefs = append(a.RodataRefs, AsmRodataRef{PC: pc, Offset: v})
+		case opLabel:
+			off, ok := a.DataLabels[ops[1].text]
+			if !ok || int64(off)+ops[1].offset < 0 {
+				return 0, fmt.Errorf("data label %q not found", ops[1].text)
+			}
+			v = uint64(int64(off) + ops[1].offset)
+			a.RodataRefs = append(a.RodataRefs, AsmRodataRef{PC: pc, Offset: v})
+		case opInteger:
+		default:
+			return 0, bad
+		}
 		if err := a.emit(e.opc, ops[0].value, 0, 0, int64(int32(uint32(v)))); err != nil {
 			return 0, err
 		}
@@ -437,6 +563,7 @@ type asmOperand struct {
 }
 
 type asmLine struct {
+	data        bool // in the .rodata part
 	line        int
 	labels      []string
 	mnemonic    string
@@ -448,13 +575,7 @@ func parseAsm(src string) ([]asmLine, error) {
 	var out []asmLine
 	for i, raw := range strings.Split(src, "\n") {
 		n := i + 1
-		s := raw
-		for _, c := range []string{"#", ";", "//"} {
-			if j := strings.Index(s, c); j >= 0 {
-				s = s[:j]
-			}
-		}
-		s = strings.TrimSpace(s)
+		s := strings.TrimSpace(stripComment(raw))
 		l := asmLine{line: n}
 		for {
 			j := strings.IndexByte(s, ':')
@@ -471,6 +592,11 @@ func parseAsm(src string) ([]asmLine, error) {
 			}
 			l.mnemonic = strings.ToLower(mn)
 			l.rawOperands = strings.TrimSpace(rest)
+			switch l.mnemonic {
+			case ".ascii", ".asciz", ".string", ".section":
+				out = append(out, l)
+				continue
+			}
 			if l.rawOperands != "" {
 				for _, f := range strings.Split(l.rawOperands, ",") {
 					o, err := parseOperand(strings.TrimSpace(f))
@@ -486,6 +612,22 @@ func parseAsm(src string) ([]asmLine, error) {
 		}
 	}
 	return out, nil
+}
+
+// stripComment cuts a line at its first '#', ';' or "//" outside a quoted string.
+func stripComment(s string) string {
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case !quoted && (c == '#' || c == ';' || c == '/' && i+1 < len(s) && s[i+1] == '/'):
+			return s[:i]
+		}
+	}
+	return s
 }
 
 func isIdent(s string) bool {
@@ -599,6 +741,12 @@ func parseOperand(s string) (asmOperand, error) {
 	}
 	if isIdent(s) {
 		return asmOperand{kind: opLabel, text: s}, nil
+	}
+	if j := strings.IndexAny(s, "+-"); j > 0 && isIdent(strings.TrimSpace(s[:j])) {
+		v, _, err := parseInteger(s[j:])
+		if err == nil {
+			return asmOperand{kind: opLabel, text: strings.TrimSpace(s[:j]), offset: v}, nil
+		}
 	}
 	return asmOperand{}, fmt.Errorf("bad operand %q", s)
 }

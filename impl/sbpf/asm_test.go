@@ -155,3 +155,45 @@ func FuzzAssemble(f *testing.F) {
 		}
 	})
 }
+
+func TestAssembleData(t *testing.T) {
+	a, err := sbpf.Assemble(`
+entrypoint:
+    lddw r1, msg+1
+    exit
+.rodata
+msg:   .ascii "a;b # \"c\""   # comment characters inside the string stay
+       .align 8
+table: .quad msg, msg+2, 7
+bytes: .byte 1, 0xff, -1
+       .short 0x1234
+       .word -2
+       .asciz "z"
+.text
+    exit
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append([]byte(`a;b # "c"`), 0, 0, 0, 0, 0, 0, 0)
+	want = append(want, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0)
+	want = append(want, 1, 0xff, 0xff, 0x34, 0x12, 0xfe, 0xff, 0xff, 0xff, 'z', 0)
+	if !bytes.Equal(a.Rodata, want) {
+		t.Fatalf("rodata\n got % x\nwant % x", a.Rodata, want)
+	}
+	if len(a.RodataPointers) != 2 || a.RodataPointers[0] != 16 || a.RodataPointers[1] != 24 {
+		t.Fatalf("pointers %v", a.RodataPointers)
+	}
+	if len(a.RodataRefs) != 1 || a.RodataRefs[0].Offset != 1 || len(a.Text) != 4*8 {
+		t.Fatalf("refs %v, %d bytes of text", a.RodataRefs, len(a.Text))
+	}
+	for _, src := range []string{
+		".rodata\n.quad nowhere", ".rodata\n.byte 256", ".rodata\n.ascii nope", ".rodata\n.align 3",
+		".rodata\nx: .byte 1\n.text\nx: exit", "lddw r1, nowhere", ".section .data", ".rodata\n.zero 99999999999",
+		"ja loop+1\nloop: exit",
+	} {
+		if _, err := sbpf.Assemble(src); err == nil {
+			t.Errorf("%q assembled", src)
+		}
+	}
+}

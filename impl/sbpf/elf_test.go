@@ -283,3 +283,30 @@ func TestRelocationVariants(t *testing.T) {
 		}
 	})
 }
+
+func TestDataInTheAssembly(t *testing.T) {
+	b, err := sbpftest.ELF(`
+    lddw r1, table
+    ldxdw r1, [r1+8]        # the second pointer: msg+2
+    ldxb r0, [r1]
+    exit
+.rodata
+msg:   .ascii "xyz"
+       .align 8
+table: .quad msg, msg+2
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader, _ := testLoader(t, true)
+	exe, err := sbpf.LoadELF(b, loader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r0, err := run(t, exe, loader); err != nil || r0 != 'z' {
+		t.Fatalf("r0 %q, err %v", rune(r0), err)
+	}
+	if _, _, err := (sbpftest.Program{Asm: ".rodata\n.byte 1\n.text\nexit", Rodata: []byte{1}}).Build(); err == nil {
+		t.Fatal("rodata given twice was accepted")
+	}
+}

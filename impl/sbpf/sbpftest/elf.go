@@ -20,7 +20,7 @@ type Program struct {
 	// "entrypoint", or at the first instruction. `lddw rX, rodata+N` loads the address of Rodata[N]; `call NAME`
 	// of a name that is not a label is a syscall.
 	Asm string
-	// Rodata is the read-only data, placed right after the text.
+	// Rodata is the read-only data, placed right after the text (or write it in Asm after a .rodata line).
 	Rodata []byte
 	// RodataPointers are offsets of 8-byte slots in Rodata holding a little-endian offset into Rodata; each
 	// becomes a pointer to that byte, relocated as toolchains emit it (target in the slot's upper half).
@@ -124,6 +124,14 @@ func (p Program) build(a *sbpf.Assembly) ([]byte, Layout, error) {
 	}
 	img := image{text: append([]byte(nil), a.Text...), rodata: append([]byte(nil), p.Rodata...),
 		syscalls: a.Syscalls, entryPC: a.Labels["entrypoint"]}
+	pointers := p.RodataPointers
+	if len(a.Rodata) > 0 {
+		if len(p.Rodata) > 0 || len(p.RodataPointers) > 0 {
+			return nil, Layout{}, fmt.Errorf("sbpftest: rodata given both in the assembly and in Program.Rodata")
+		}
+		img.rodata = append([]byte(nil), a.Rodata...)
+		pointers = a.RodataPointers
+	}
 	ro := rodataOffset(len(img.text))
 	// Patch the text into the form a linker leaves it in: pc-relative calls, ELF vaddrs in lddw.
 	for _, c := range a.Calls {
@@ -135,7 +143,7 @@ func (p Program) build(a *sbpf.Assembly) ([]byte, Layout, error) {
 		le.PutUint32(img.text[r.PC*8+12:], uint32(addr>>32))
 		img.relative = append(img.relative, textOffset+r.PC*8)
 	}
-	for _, ptr := range p.RodataPointers {
+	for _, ptr := range pointers {
 		if ptr+8 > uint64(len(img.rodata)) {
 			return nil, Layout{}, fmt.Errorf("sbpftest: rodata pointer at %d is outside the rodata", ptr)
 		}
