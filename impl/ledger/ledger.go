@@ -40,7 +40,8 @@ type Config struct {
 	// (default 0: no cap, as the reference's test faucet); AirdropTimeSlice defaults to DefaultFaucetTimeSlice.
 	AirdropPerTimeCap uint64
 	AirdropTimeSlice  time.Duration
-	// Programs is the runtime's program registry (default: DefaultPrograms()).
+	// Programs are the program modules the ledger runs: the runtime's registry and, on a new chain, the
+	// program accounts at genesis (default: DefaultPrograms(); impl/node hands in the list it assembles).
 	Programs *runtime.Registry
 	// StoreInMemory keeps the database in memory (tests).
 	StoreInMemory bool
@@ -102,7 +103,8 @@ func ParseCommitment(s string) (Commitment, bool) {
 	return 0, false
 }
 
-// DefaultPrograms returns the registry of the programs this ledger runs.
+// DefaultPrograms returns the registry of the shipped program modules (impl/programs), for callers that hand
+// the ledger none.
 func DefaultPrograms() *runtime.Registry {
 	return programs.Registry()
 }
@@ -289,7 +291,7 @@ func (l *Ledger) createGenesis() error {
 	g := l.Genesis
 	b := l.st.NewBatch()
 	var capital uint64
-	for _, a := range genesisAccounts(g, &l.baseEnv.Rent) {
+	for _, a := range genesisAccounts(g, &l.baseEnv.Rent, l.cfg.Programs.Modules()) {
 		b.PutAccount(store.Pubkey(a.Pubkey), 0, store.Account{Lamports: a.Lamports, Owner: a.Owner, Executable: a.Executable,
 			RentEpoch: a.RentEpoch, Data: a.Data})
 		indexTokenAccount(b, a.Pubkey, &runtime.Account{Lamports: a.Lamports, Owner: a.Owner, Data: a.Data})
@@ -318,9 +320,9 @@ func (l *Ledger) createGenesis() error {
 	return nil
 }
 
-// genesisAccounts lists the accounts of a new chain: the faucet, the identity, the builtin and natively run
-// programs, and the configured ones (which win over the others at the same address).
-func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
+// genesisAccounts lists the accounts of a new chain: the faucet, the identity, the accounts of the program modules,
+// and the configured ones (which win over the others at the same address).
+func genesisAccounts(g *Genesis, rent *sysvar.Rent, modules []runtime.Module) []GenesisAccount {
 	byKey := map[core.Pubkey]GenesisAccount{}
 	var order []core.Pubkey
 	add := func(a GenesisAccount) {
@@ -333,52 +335,8 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 		RentEpoch: runtime.RentExemptRentEpoch})
 	add(GenesisAccount{Pubkey: g.Identity.PublicKey(), Lamports: IdentityLamports, Owner: core.SystemProgramID,
 		RentEpoch: runtime.RentExemptRentEpoch})
-	// Builtins are accounts of the native loader whose data is the program's name, as in the reference.
-	for _, p := range []struct {
-		id   core.Pubkey
-		name string
-	}{
-		{core.SystemProgramID, "system_program"},
-		{core.VoteProgramID, "vote_program"},
-		{core.StakeProgramID, "stake_program"},
-		{core.ConfigProgramID, "config_program"},
-		{core.ComputeBudgetProgramID, "compute_budget_program"},
-		{core.BPFLoaderDeprecatedProgramID, "solana_bpf_loader_deprecated_program"},
-		{core.BPFLoaderProgramID, "solana_bpf_loader_program"},
-		{core.BPFLoaderUpgradeableProgramID, "solana_bpf_loader_upgradeable_program"},
-		{core.LoaderV4ProgramID, "loader_v4"},
-		{core.Ed25519ProgramID, "ed25519_program"},
-		{core.Secp256k1ProgramID, "secp256k1_program"},
-	} {
-		add(GenesisAccount{Pubkey: p.id, Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true,
-			RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(p.name)})
-	}
-	// Programs deployed on chain in the reference and run natively here: executable accounts of the loader that
-	// owns them on mainnet. Their data is a marker, not an ELF: ledgerd does not run sBPF.
-	for _, p := range []struct {
-		id, loader core.Pubkey
-		name       string
-	}{
-		{core.MemoV1ProgramID, core.BPFLoaderDeprecatedProgramID, "spl_memo-1.0.0 (native)"},
-		{core.MemoProgramID, core.BPFLoaderProgramID, "spl_memo-3.0.0 (native)"},
-		{core.TokenProgramID, core.BPFLoaderProgramID, "spl_token-3.5.0 (native)"},
-		{core.AssociatedTokenProgramID, core.BPFLoaderProgramID, "spl_associated_token_account-1.1.1 (native)"},
-	} {
-		add(GenesisAccount{Pubkey: p.id, Lamports: rent.MinimumBalance(uint64(len(p.name))), Owner: p.loader,
-			Executable: true, RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(p.name)})
-	}
-	// Upgradeable programs: the program account points at its program-data account, as the upgradeable loader
-	// lays them out (the program data holds only its header here).
-	for _, p := range []struct {
-		id   core.Pubkey
-		name string
-	}{
-		{core.Token2022ProgramID, "spl_token_2022 (native)"},
-		{core.AddressLookupTableProgramID, "address_lookup_table (native)"},
-	} {
-		for _, a := range upgradeableProgram(p.id, rent) {
-			add(a)
-		}
+	for _, a := range programAccounts(modules, rent) {
+		add(a)
 	}
 	// The wrapped-SOL mints of both token programs.
 	for _, m := range []struct{ id, program core.Pubkey }{
@@ -397,6 +355,29 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 	out := make([]GenesisAccount, len(order))
 	for i, k := range order {
 		out[i] = byKey[k]
+	}
+	return out
+}
+
+// programAccounts are the program accounts of the modules, laid out as the reference lays out a program of the
+// module's loader. Builtins are accounts of the native loader whose data is the program's name. Programs deployed on
+// chain in the reference and run natively here are executable accounts of the loader that owns them on mainnet,
+// their data a marker naming the build, not an ELF; under the upgradeable loader, a program account points at its
+// program-data account.
+func programAccounts(modules []runtime.Module, rent *sysvar.Rent) []GenesisAccount {
+	var out []GenesisAccount
+	for _, m := range modules {
+		switch d := m.Genesis; d.Loader {
+		case core.Pubkey{}: // no program account (the sysvar owner)
+		case core.NativeLoaderProgramID:
+			out = append(out, GenesisAccount{Pubkey: m.ID, Lamports: 1, Owner: d.Loader, Executable: true,
+				RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(d.Data)})
+		case core.BPFLoaderUpgradeableProgramID:
+			out = append(out, upgradeableProgram(m.ID, rent)...)
+		default:
+			out = append(out, GenesisAccount{Pubkey: m.ID, Lamports: rent.MinimumBalance(uint64(len(d.Data))), Owner: d.Loader,
+				Executable: true, RentEpoch: runtime.RentExemptRentEpoch, Data: []byte(d.Data)})
+		}
 	}
 	return out
 }
