@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cockroachdb/pebble/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"

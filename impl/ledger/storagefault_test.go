@@ -5,17 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/pebble"
-	"github.com/cockroachdb/pebble/sstable"
-	"github.com/cockroachdb/pebble/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"ledgerd/impl/core"
 	"ledgerd/impl/runtime"
@@ -170,73 +166,35 @@ type dataBlock struct {
 	lastSlot       uint64 // the highest slot of its block keys
 }
 
-// dataBlocks lists the data blocks of the table at path, in order, reading its layout with pebble's own
-// description (block headers, then each record's key).
+// dataBlocks lists the data blocks of the table at path, in order.
 func dataBlocks(t *testing.T, path string) []dataBlock {
 	t.Helper()
-	f, err := vfs.Default.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readable, err := sstable.NewSimpleReadable(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmp := *pebble.DefaultComparer // bytewise, as the store's; only its name differs
-	cmp.Name = "ledgerd.store.v1"
-	r, err := sstable.NewReader(readable, sstable.ReaderOptions{Comparer: &cmp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	layout, err := r.Layout()
+	blocks, err := store.TableBlocks(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []dataBlock
-	header := regexp.MustCompile(`(?m)^\s*(\d+)\s+(\S+) \((\d+)\)$`)
-	w := writerFunc(func(p []byte) {
-		if m := header.FindSubmatch(p); m != nil {
-			if string(m[2]) == "data" {
-				off, _ := strconv.ParseInt(string(m[1]), 10, 64)
-				n, _ := strconv.ParseInt(string(m[3]), 10, 64)
-				out = append(out, dataBlock{offset: off, length: n})
-			} else if len(out) > 0 && out[len(out)-1].length > 0 {
-				out = append(out, dataBlock{offset: -1}) // not a data block: its records are not counted
+	for _, tb := range blocks {
+		b := dataBlock{offset: tb.Offset, length: tb.Length}
+		for _, k := range tb.Keys {
+			if len(k) == 0 {
+				continue
+			}
+			space := string(k[:1])
+			if !strings.HasSuffix(b.spaces, space) {
+				b.spaces += space
+			}
+			switch {
+			case space == "a":
+				b.accounts++
+			case space == "b" && len(k) == 9:
+				b.lastSlot = max(b.lastSlot, binary.BigEndian.Uint64(k[1:]))
 			}
 		}
-	})
-	layout.Describe(w, true, r, func(key *pebble.InternalKey, _ []byte) {
-		if len(out) == 0 || out[len(out)-1].offset < 0 || len(key.UserKey) == 0 {
-			return
-		}
-		b := &out[len(out)-1]
-		space := string(key.UserKey[:1])
-		if !strings.HasSuffix(b.spaces, space) {
-			b.spaces += space
-		}
-		switch {
-		case space == "a":
-			b.accounts++
-		case space == "b" && len(key.UserKey) == 9:
-			b.lastSlot = max(b.lastSlot, binary.BigEndian.Uint64(key.UserKey[1:]))
-		}
-	})
-	blocks := out[:0]
-	for _, b := range out {
-		if b.offset >= 0 {
-			blocks = append(blocks, b)
-		}
+		out = append(out, b)
 	}
-	if len(blocks) == 0 {
-		t.Fatalf("no data blocks in %s", path)
-	}
-	return blocks
+	return out
 }
-
-type writerFunc func([]byte)
-
-func (w writerFunc) Write(p []byte) (int, error) { w(p); return len(p), nil }
 
 // checkDamagedCopy opens a damaged copy and reads the funded accounts, the system program's accounts and the
 // block list; it returns how many of those reads failed, and whether the copy started at all.

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cockroachdb/pebble/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"ledgerd/generated/docs"
 	"ledgerd/generated/rpcapi"

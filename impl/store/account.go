@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/v2"
 )
 
 // Account is one version of an account. A version with zero lamports records a deletion.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/binary"
 	"io/fs"
 	"math/rand/v2"
@@ -23,7 +24,7 @@ func settle(b *testing.B, s *Store) {
 	if err := s.db.Flush(); err != nil {
 		b.Fatal(err)
 	}
-	if err := s.db.Compact([]byte{0}, []byte{0xff}, true); err != nil {
+	if err := s.db.Compact(context.Background(), []byte{0}, []byte{0xff}, true); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -206,7 +207,7 @@ func BenchmarkIdleHour(b *testing.B) {
 		}
 		afterSecond := dirSize(b, dir)
 		m := s.db.Metrics()
-		written := m.WAL.BytesWritten + m.Total().BytesFlushed + m.Total().BytesCompacted
+		written := m.WAL.BytesWritten + m.Total().TableBytesFlushed + m.Total().TableBytesCompacted
 		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/cockroachdb/pebble/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // FullFS is a file system that behaves as a full disk while its switch is on: every write, sync, preallocation
@@ -36,24 +36,24 @@ func (fs *FullFS) wrap(f vfs.File, name string, err error) (vfs.File, error) {
 	return &fullFile{File: f, fs: fs, name: name}, nil
 }
 
-func (fs *FullFS) Create(name string) (vfs.File, error) {
+func (fs *FullFS) Create(name string, c vfs.DiskWriteCategory) (vfs.File, error) {
 	if err := fs.check("create", name); err != nil {
 		return nil, err
 	}
-	f, err := fs.FS.Create(name)
+	f, err := fs.FS.Create(name, c)
 	return fs.wrap(f, name, err)
 }
 
-func (fs *FullFS) ReuseForWrite(oldname, newname string) (vfs.File, error) {
+func (fs *FullFS) ReuseForWrite(oldname, newname string, c vfs.DiskWriteCategory) (vfs.File, error) {
 	if err := fs.check("reuse", newname); err != nil {
 		return nil, err
 	}
-	f, err := fs.FS.ReuseForWrite(oldname, newname)
+	f, err := fs.FS.ReuseForWrite(oldname, newname, c)
 	return fs.wrap(f, newname, err)
 }
 
-func (fs *FullFS) OpenReadWrite(name string, opts ...vfs.OpenOption) (vfs.File, error) {
-	f, err := fs.FS.OpenReadWrite(name, opts...)
+func (fs *FullFS) OpenReadWrite(name string, c vfs.DiskWriteCategory, opts ...vfs.OpenOption) (vfs.File, error) {
+	f, err := fs.FS.OpenReadWrite(name, c, opts...)
 	return fs.wrap(f, name, err)
 }
 

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"math"
 
-	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/v2"
 )
 
 // TxRecord is a stored transaction: where it landed and the bytes the ledger encoded for it.

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/v2"
 )
 
 type rootStats struct {

@@ -22,9 +22,9 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/cockroachdb/pebble"
-	"github.com/cockroachdb/pebble/bloom"
-	"github.com/cockroachdb/pebble/vfs"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Pubkey is an account address. core.Pubkey converts to it directly.
@@ -118,12 +118,21 @@ func Open(dir string, opts Options) (*Store, error) {
 		MemTableStopWritesThreshold: memTableStopWrites, // also bounds the recycled WAL files kept on disk (threshold+1)
 		MaxOpenFiles:                256,
 		MaxManifestFileSize:         8 << 20, // rotate the manifest early: its history is dead weight on disk
-		MaxConcurrentCompactions:    func() int { return 1 },
+		CompactionConcurrencyRange:  func() (int, int) { return 1, 1 },
 		Logger:                      logger{logf: opts.Logf, onError: opts.OnError},
 		FS:                          opts.FS,
 	}
-	if opts.OnError != nil {
-		po.EventListener = &pebble.EventListener{BackgroundError: opts.OnError}
+	onError := opts.OnError
+	if onError == nil {
+		onError = func(err error) { log.Print(err) }
+	}
+	po.EventListener = &pebble.EventListener{
+		BackgroundError: onError,
+		// Without a handler pebble ends the process on corruption; the owner decides instead (the read or the
+		// compaction that met it fails with an error as well).
+		DataCorruption: func(info pebble.DataCorruptionInfo) {
+			onError(fmt.Errorf("store: on-disk corruption in %s: %w", info.Path, info.Details))
+		},
 	}
 	if po.FS == nil {
 		po.FS = vfs.Default
@@ -131,7 +140,6 @@ func Open(dir string, opts Options) (*Store, error) {
 			po.FS = vfs.NewMem()
 		}
 	}
-	po.Levels = make([]pebble.LevelOptions, 7)
 	for i := range po.Levels {
 		po.Levels[i] = pebble.LevelOptions{FilterPolicy: bloom.FilterPolicy(10), FilterType: pebble.TableFilter}
 	}
@@ -241,6 +249,8 @@ func (l logger) Infof(format string, args ...any) {
 		l.logf(format, args...)
 	}
 }
+
+func (l logger) Errorf(format string, args ...any) { l.Infof(format, args...) }
 
 func (l logger) Fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cockroachdb/pebble/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 func pk(b ...byte) Pubkey {
@@ -779,7 +779,7 @@ func copyDir(t *testing.T, from, to string) {
 // TestCrashLosesOnlyUnsynced uses a file system that forgets every write not synced, as power loss would.
 func TestCrashLosesOnlyUnsynced(t *testing.T) {
 	t.Parallel()
-	fs := vfs.NewStrictMem()
+	fs := vfs.NewCrashableMem()
 	open := func() *Store {
 		s, err := Open("db", Options{FS: fs})
 		if err != nil {
@@ -795,10 +795,9 @@ func TestCrashLosesOnlyUnsynced(t *testing.T) {
 	b.PutBlock(2, []byte("unsynced"))
 	commit(t, b, false)
 
-	fs.SetIgnoreSyncs(true) // from here on nothing reaches "disk"
+	crashed := fs.CrashClone(vfs.CrashCloneCfg{}) // only what was synced: power lost here
 	_ = s.Close()
-	fs.ResetToSyncedState()
-	fs.SetIgnoreSyncs(false)
+	fs = crashed
 
 	s = open()
 	if _, found, _ := s.GetBlock(1); !found {
@@ -816,10 +815,9 @@ func TestCrashLosesOnlyUnsynced(t *testing.T) {
 	if err := s.Root(4); err != nil {
 		t.Fatal(err)
 	}
-	fs.SetIgnoreSyncs(true)
+	crashed = fs.CrashClone(vfs.CrashCloneCfg{})
 	_ = s.Close()
-	fs.ResetToSyncedState()
-	fs.SetIgnoreSyncs(false)
+	fs = crashed
 
 	s = open()
 	defer s.Close()

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cockroachdb/pebble"
-	"github.com/cockroachdb/pebble/record"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/record"
 )
 
 // VerifyStats says what Verify read.
