@@ -146,7 +146,7 @@ func emitTypes(ir *IR) *jen.File {
 // emitExactDecode gives a struct an UnmarshalJSON that matches keys exactly, as the reference does: encoding/json
 // alone would also take "COMMITMENT" for "commitment".
 func emitExactDecode(f *jen.File, d *Decl) {
-	args := []jen.Code{jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Parens(jen.Id("v"))}
+	args := []jen.Code{jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Parens(jen.Id("v")), jen.Id("v")}
 	for _, fl := range d.Fields {
 		args = append(args, jen.Lit(fl.JSONName))
 	}

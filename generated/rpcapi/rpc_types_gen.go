@@ -16,7 +16,7 @@ type AccountBalance struct {
 
 func (v *AccountBalance) UnmarshalJSON(data []byte) error {
 	type plain AccountBalance
-	return decodeExact(data, (*plain)(v), "address", "lamports")
+	return decodeExact(data, (*plain)(v), v, "address", "lamports")
 }
 
 // AccountData: The data of an account, in the shape the requested encoding produces: a bare base-58 string for the legacy `binary` encoding, a `[data, encoding]` pair for base58, base64 and base64+zstd (and for a jsonParsed request whose account has no parser), or a parsed object for jsonParsed. HTTP methods refuse base58/binary data over 128 bytes with -32600; PubSub notifications instead carry the text `error: data too large for bs58 encoding` in place of the data.
@@ -74,7 +74,7 @@ type AccountDataParsed struct {
 
 func (v *AccountDataParsed) UnmarshalJSON(data []byte) error {
 	type plain AccountDataParsed
-	return decodeExact(data, (*plain)(v), "program", "parsed", "space")
+	return decodeExact(data, (*plain)(v), v, "program", "parsed", "space")
 }
 
 // AccountEncoding: How account data is encoded in `data`. `binary` is the legacy form (a bare base-58 string) and is the default of getAccountInfo, getProgramAccounts and getTokenAccountsBy*; getMultipleAccounts defaults to `base64`. `base58` (and `binary`) only work for account data of at most 128 bytes (after dataSlice). `base64+zstd` compresses the data with Zstandard before base-64 encoding it. `jsonParsed` uses the owning program's state parser and falls back to `base64` (data is then `[string, "base64"]`) when no parser accepts the account.
@@ -98,7 +98,7 @@ type AccountInfoConfig struct {
 
 func (v *AccountInfoConfig) UnmarshalJSON(data []byte) error {
 	type plain AccountInfoConfig
-	return decodeExact(data, (*plain)(v), "commitment", "encoding", "dataSlice", "minContextSlot")
+	return decodeExact(data, (*plain)(v), v, "commitment", "encoding", "dataSlice", "minContextSlot")
 }
 
 // AccountNotification: The result of an accountNotification: the account as it stands in the bank at the subscription's commitment, wrapped with the slot of that bank. A deleted or reverted account is sent as the default account (0 lamports, owned by the system program, empty data).
@@ -109,7 +109,7 @@ type AccountNotification struct {
 
 func (v *AccountNotification) UnmarshalJSON(data []byte) error {
 	type plain AccountNotification
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type AccountSubscribeNotification = AccountNotification
@@ -126,7 +126,7 @@ type BlockCommitment struct {
 
 func (v *BlockCommitment) UnmarshalJSON(data []byte) error {
 	type plain BlockCommitment
-	return decodeExact(data, (*plain)(v), "commitment", "totalStake")
+	return decodeExact(data, (*plain)(v), v, "commitment", "totalStake")
 }
 
 // BlockConfig: The config object of getBlock.
@@ -140,7 +140,7 @@ type BlockConfig struct {
 
 func (v *BlockConfig) UnmarshalJSON(data []byte) error {
 	type plain BlockConfig
-	return decodeExact(data, (*plain)(v), "commitment", "encoding", "transactionDetails", "rewards", "maxSupportedTransactionVersion")
+	return decodeExact(data, (*plain)(v), v, "commitment", "encoding", "transactionDetails", "rewards", "maxSupportedTransactionVersion")
 }
 
 // BlockNotification: The result of a blockNotification: a block that reached the subscription's commitment (and, with a mentionsAccountOrProgram filter, has at least one matching transaction), wrapped with the slot it was notified at. When the block cannot be delivered, `block` is null and `err` says why.
@@ -151,7 +151,7 @@ type BlockNotification struct {
 
 func (v *BlockNotification) UnmarshalJSON(data []byte) error {
 	type plain BlockNotification
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // BlockNotificationValue: The slot, the encoded block or null, and an error or null.
@@ -163,7 +163,7 @@ type BlockNotificationValue struct {
 
 func (v *BlockNotificationValue) UnmarshalJSON(data []byte) error {
 	type plain BlockNotificationValue
-	return decodeExact(data, (*plain)(v), "slot", "block", "err")
+	return decodeExact(data, (*plain)(v), v, "slot", "block", "err")
 }
 
 // BlockProduction: Leader slots and produced blocks per validator identity over a slot range.
@@ -174,7 +174,7 @@ type BlockProduction struct {
 
 func (v *BlockProduction) UnmarshalJSON(data []byte) error {
 	type plain BlockProduction
-	return decodeExact(data, (*plain)(v), "byIdentity", "range")
+	return decodeExact(data, (*plain)(v), v, "byIdentity", "range")
 }
 
 // BlockProductionRange: An inclusive slot range, as reported by getBlockProduction.
@@ -185,7 +185,7 @@ type BlockProductionRange struct {
 
 func (v *BlockProductionRange) UnmarshalJSON(data []byte) error {
 	type plain BlockProductionRange
-	return decodeExact(data, (*plain)(v), "firstSlot", "lastSlot")
+	return decodeExact(data, (*plain)(v), v, "firstSlot", "lastSlot")
 }
 
 type BlockSubscribeConfig struct {
@@ -198,7 +198,7 @@ type BlockSubscribeConfig struct {
 
 func (v *BlockSubscribeConfig) UnmarshalJSON(data []byte) error {
 	type plain BlockSubscribeConfig
-	return decodeExact(data, (*plain)(v), "commitment", "encoding", "transactionDetails", "showRewards", "maxSupportedTransactionVersion")
+	return decodeExact(data, (*plain)(v), v, "commitment", "encoding", "transactionDetails", "showRewards", "maxSupportedTransactionVersion")
 }
 
 // BlockSubscribeFilter: Which blocks a block subscription reports: "all", or {"mentionsAccountOrProgram": <pubkey>} (only blocks with at least one transaction that mentions that account or program; other blocks are skipped).
@@ -243,7 +243,7 @@ type BlockSubscribeFilterMentionsAccountOrProgram struct {
 
 func (v *BlockSubscribeFilterMentionsAccountOrProgram) UnmarshalJSON(data []byte) error {
 	type plain BlockSubscribeFilterMentionsAccountOrProgram
-	return decodeExact(data, (*plain)(v), "mentionsAccountOrProgram")
+	return decodeExact(data, (*plain)(v), v, "mentionsAccountOrProgram")
 }
 
 type BlockSubscribeNotification = BlockNotification
@@ -272,7 +272,7 @@ type ClusterNode struct {
 
 func (v *ClusterNode) UnmarshalJSON(data []byte) error {
 	type plain ClusterNode
-	return decodeExact(data, (*plain)(v), "pubkey", "gossip", "tvu", "tpu", "tpuQuic", "tpuForwards", "tpuForwardsQuic", "tpuVote", "serveRepair", "rpc", "pubsub", "version", "featureSet", "shredVersion")
+	return decodeExact(data, (*plain)(v), v, "pubkey", "gossip", "tvu", "tpu", "tpuQuic", "tpuForwards", "tpuForwardsQuic", "tpuVote", "serveRepair", "rpc", "pubsub", "version", "featureSet", "shredVersion")
 }
 
 // Commitment: How finalized the bank a request reads must be. When omitted the node uses finalized.
@@ -291,7 +291,7 @@ type CommitmentConfig struct {
 
 func (v *CommitmentConfig) UnmarshalJSON(data []byte) error {
 	type plain CommitmentConfig
-	return decodeExact(data, (*plain)(v), "commitment")
+	return decodeExact(data, (*plain)(v), v, "commitment")
 }
 
 // ConfirmedBlock: A confirmed block as the deprecated getConfirmedBlock returns it: as UiConfirmedBlock, without blockHeight and without the `accounts` detail.
@@ -307,7 +307,7 @@ type ConfirmedBlock struct {
 
 func (v *ConfirmedBlock) UnmarshalJSON(data []byte) error {
 	type plain ConfirmedBlock
-	return decodeExact(data, (*plain)(v), "previousBlockhash", "blockhash", "parentSlot", "transactions", "signatures", "rewards", "blockTime")
+	return decodeExact(data, (*plain)(v), v, "previousBlockhash", "blockhash", "parentSlot", "transactions", "signatures", "rewards", "blockTime")
 }
 
 // ConfirmedBlockConfig: The config object of the deprecated getConfirmedBlock.
@@ -320,7 +320,7 @@ type ConfirmedBlockConfig struct {
 
 func (v *ConfirmedBlockConfig) UnmarshalJSON(data []byte) error {
 	type plain ConfirmedBlockConfig
-	return decodeExact(data, (*plain)(v), "commitment", "encoding", "transactionDetails", "rewards")
+	return decodeExact(data, (*plain)(v), v, "commitment", "encoding", "transactionDetails", "rewards")
 }
 
 // ConfirmedSignatureInfo: One transaction that involves an address (getSignaturesForAddress).
@@ -336,7 +336,7 @@ type ConfirmedSignatureInfo struct {
 
 func (v *ConfirmedSignatureInfo) UnmarshalJSON(data []byte) error {
 	type plain ConfirmedSignatureInfo
-	return decodeExact(data, (*plain)(v), "signature", "slot", "err", "memo", "blockTime", "confirmationStatus", "transactionIndex")
+	return decodeExact(data, (*plain)(v), v, "signature", "slot", "err", "memo", "blockTime", "confirmationStatus", "transactionIndex")
 }
 
 // ConfirmedTransactionConfig: The config object of the deprecated getConfirmedTransaction.
@@ -347,7 +347,7 @@ type ConfirmedTransactionConfig struct {
 
 func (v *ConfirmedTransactionConfig) UnmarshalJSON(data []byte) error {
 	type plain ConfirmedTransactionConfig
-	return decodeExact(data, (*plain)(v), "commitment", "encoding")
+	return decodeExact(data, (*plain)(v), v, "commitment", "encoding")
 }
 
 // ConfirmedTransactionStatusMeta: The status metadata of the deprecated getConfirmedTransaction: as UiTransactionStatusMeta, without rewards, loadedAddresses and returnData.
@@ -366,7 +366,7 @@ type ConfirmedTransactionStatusMeta struct {
 
 func (v *ConfirmedTransactionStatusMeta) UnmarshalJSON(data []byte) error {
 	type plain ConfirmedTransactionStatusMeta
-	return decodeExact(data, (*plain)(v), "err", "status", "fee", "preBalances", "postBalances", "innerInstructions", "logMessages", "preTokenBalances", "postTokenBalances", "computeUnitsConsumed")
+	return decodeExact(data, (*plain)(v), v, "err", "status", "fee", "preBalances", "postBalances", "innerInstructions", "logMessages", "preTokenBalances", "postTokenBalances", "computeUnitsConsumed")
 }
 
 // ConfirmedTransactionWithMeta: The result of the deprecated getConfirmedTransaction.
@@ -379,7 +379,7 @@ type ConfirmedTransactionWithMeta struct {
 
 func (v *ConfirmedTransactionWithMeta) UnmarshalJSON(data []byte) error {
 	type plain ConfirmedTransactionWithMeta
-	return decodeExact(data, (*plain)(v), "slot", "transaction", "meta", "blockTime")
+	return decodeExact(data, (*plain)(v), v, "slot", "transaction", "meta", "blockTime")
 }
 
 // ContextConfig: A config object with a commitment and a minimum context slot.
@@ -390,7 +390,7 @@ type ContextConfig struct {
 
 func (v *ContextConfig) UnmarshalJSON(data []byte) error {
 	type plain ContextConfig
-	return decodeExact(data, (*plain)(v), "commitment", "minContextSlot")
+	return decodeExact(data, (*plain)(v), v, "commitment", "minContextSlot")
 }
 
 // DataSlice: Returns only `length` bytes of account data starting at `offset`. An offset at or beyond the end gives empty data; a length running past the end is cut at the end. Applies to binary, base58, base64 and base64+zstd (the slice is taken before compression) and to the jsonParsed fallback; a successful jsonParsed parse ignores it.
@@ -401,7 +401,7 @@ type DataSlice struct {
 
 func (v *DataSlice) UnmarshalJSON(data []byte) error {
 	type plain DataSlice
-	return decodeExact(data, (*plain)(v), "offset", "length")
+	return decodeExact(data, (*plain)(v), v, "offset", "length")
 }
 
 // DeprecatedConfirmedSignatureInfo: One entry of the deprecated getConfirmedSignaturesForAddress2 (no confirmationStatus).
@@ -415,7 +415,7 @@ type DeprecatedConfirmedSignatureInfo struct {
 
 func (v *DeprecatedConfirmedSignatureInfo) UnmarshalJSON(data []byte) error {
 	type plain DeprecatedConfirmedSignatureInfo
-	return decodeExact(data, (*plain)(v), "signature", "slot", "err", "memo", "blockTime")
+	return decodeExact(data, (*plain)(v), v, "signature", "slot", "err", "memo", "blockTime")
 }
 
 // EncodedConfirmedTransactionWithMeta: A confirmed transaction with the slot and time of its block (getTransaction).
@@ -430,7 +430,7 @@ type EncodedConfirmedTransactionWithMeta struct {
 
 func (v *EncodedConfirmedTransactionWithMeta) UnmarshalJSON(data []byte) error {
 	type plain EncodedConfirmedTransactionWithMeta
-	return decodeExact(data, (*plain)(v), "slot", "transaction", "meta", "blockTime", "version", "transactionIndex")
+	return decodeExact(data, (*plain)(v), v, "slot", "transaction", "meta", "blockTime", "version", "transactionIndex")
 }
 
 // EncodedTransaction: A transaction as requested: `[data, encoding]` for base58 and base64, a JSON object for json and jsonParsed.
@@ -478,7 +478,7 @@ type EncodedTransactionWithMeta struct {
 
 func (v *EncodedTransactionWithMeta) UnmarshalJSON(data []byte) error {
 	type plain EncodedTransactionWithMeta
-	return decodeExact(data, (*plain)(v), "transaction", "meta", "version")
+	return decodeExact(data, (*plain)(v), v, "transaction", "meta", "version")
 }
 
 // EpochConfig: Config of getInflationReward and getStakeActivation: a commitment, the epoch to query and a minimum context slot. What an omitted epoch means depends on the method (previous epoch for getInflationReward, current epoch for getStakeActivation).
@@ -490,7 +490,7 @@ type EpochConfig struct {
 
 func (v *EpochConfig) UnmarshalJSON(data []byte) error {
 	type plain EpochConfig
-	return decodeExact(data, (*plain)(v), "commitment", "epoch", "minContextSlot")
+	return decodeExact(data, (*plain)(v), v, "commitment", "epoch", "minContextSlot")
 }
 
 // EpochInfo: Where the bank at the requested commitment stands within its epoch.
@@ -505,7 +505,7 @@ type EpochInfo struct {
 
 func (v *EpochInfo) UnmarshalJSON(data []byte) error {
 	type plain EpochInfo
-	return decodeExact(data, (*plain)(v), "absoluteSlot", "blockHeight", "epoch", "slotIndex", "slotsInEpoch", "transactionCount")
+	return decodeExact(data, (*plain)(v), v, "absoluteSlot", "blockHeight", "epoch", "slotIndex", "slotsInEpoch", "transactionCount")
 }
 
 // EpochSchedule: The cluster's epoch schedule, fixed at genesis.
@@ -519,7 +519,7 @@ type EpochSchedule struct {
 
 func (v *EpochSchedule) UnmarshalJSON(data []byte) error {
 	type plain EpochSchedule
-	return decodeExact(data, (*plain)(v), "slotsPerEpoch", "leaderScheduleSlotOffset", "warmup", "firstNormalEpoch", "firstNormalSlot")
+	return decodeExact(data, (*plain)(v), v, "slotsPerEpoch", "leaderScheduleSlotOffset", "warmup", "firstNormalEpoch", "firstNormalSlot")
 }
 
 // FeeCalculator: The fee schedule of a blockhash (deprecated methods only).
@@ -529,7 +529,7 @@ type FeeCalculator struct {
 
 func (v *FeeCalculator) UnmarshalJSON(data []byte) error {
 	type plain FeeCalculator
-	return decodeExact(data, (*plain)(v), "lamportsPerSignature")
+	return decodeExact(data, (*plain)(v), v, "lamportsPerSignature")
 }
 
 type FeeRateGovernor struct {
@@ -542,7 +542,7 @@ type FeeRateGovernor struct {
 
 func (v *FeeRateGovernor) UnmarshalJSON(data []byte) error {
 	type plain FeeRateGovernor
-	return decodeExact(data, (*plain)(v), "burnPercent", "maxLamportsPerSignature", "minLamportsPerSignature", "targetLamportsPerSignature", "targetSignaturesPerSlot")
+	return decodeExact(data, (*plain)(v), v, "burnPercent", "maxLamportsPerSignature", "minLamportsPerSignature", "targetLamportsPerSignature", "targetSignaturesPerSlot")
 }
 
 type GetAccountInfoResult struct {
@@ -552,7 +552,7 @@ type GetAccountInfoResult struct {
 
 func (v *GetAccountInfoResult) UnmarshalJSON(data []byte) error {
 	type plain GetAccountInfoResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetBalanceResult = RpcResponseU64
@@ -604,7 +604,7 @@ type GetBlockProductionConfig struct {
 
 func (v *GetBlockProductionConfig) UnmarshalJSON(data []byte) error {
 	type plain GetBlockProductionConfig
-	return decodeExact(data, (*plain)(v), "commitment", "range", "identity")
+	return decodeExact(data, (*plain)(v), v, "commitment", "range", "identity")
 }
 
 // GetBlockProductionConfigRange: Slot range to report on; defaults to the current epoch up to the bank's slot.
@@ -615,7 +615,7 @@ type GetBlockProductionConfigRange struct {
 
 func (v *GetBlockProductionConfigRange) UnmarshalJSON(data []byte) error {
 	type plain GetBlockProductionConfigRange
-	return decodeExact(data, (*plain)(v), "firstSlot", "lastSlot")
+	return decodeExact(data, (*plain)(v), v, "firstSlot", "lastSlot")
 }
 
 type GetBlockProductionResult struct {
@@ -625,7 +625,7 @@ type GetBlockProductionResult struct {
 
 func (v *GetBlockProductionResult) UnmarshalJSON(data []byte) error {
 	type plain GetBlockProductionResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetBlockResult = *UiConfirmedBlock
@@ -758,7 +758,7 @@ type GetConfirmedSignaturesForAddress2Config struct {
 
 func (v *GetConfirmedSignaturesForAddress2Config) UnmarshalJSON(data []byte) error {
 	type plain GetConfirmedSignaturesForAddress2Config
-	return decodeExact(data, (*plain)(v), "limit", "before", "until", "commitment")
+	return decodeExact(data, (*plain)(v), v, "limit", "before", "until", "commitment")
 }
 
 type GetConfirmedSignaturesForAddress2Result = []DeprecatedConfirmedSignatureInfo
@@ -811,7 +811,7 @@ type GetFeeCalculatorForBlockhashResult struct {
 
 func (v *GetFeeCalculatorForBlockhashResult) UnmarshalJSON(data []byte) error {
 	type plain GetFeeCalculatorForBlockhashResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetFeeCalculatorForBlockhashValue struct {
@@ -820,7 +820,7 @@ type GetFeeCalculatorForBlockhashValue struct {
 
 func (v *GetFeeCalculatorForBlockhashValue) UnmarshalJSON(data []byte) error {
 	type plain GetFeeCalculatorForBlockhashValue
-	return decodeExact(data, (*plain)(v), "feeCalculator")
+	return decodeExact(data, (*plain)(v), v, "feeCalculator")
 }
 
 type GetFeeForMessageResult struct {
@@ -830,7 +830,7 @@ type GetFeeForMessageResult struct {
 
 func (v *GetFeeForMessageResult) UnmarshalJSON(data []byte) error {
 	type plain GetFeeForMessageResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetFeeRateGovernorResult struct {
@@ -840,7 +840,7 @@ type GetFeeRateGovernorResult struct {
 
 func (v *GetFeeRateGovernorResult) UnmarshalJSON(data []byte) error {
 	type plain GetFeeRateGovernorResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetFeeRateGovernorValue struct {
@@ -849,7 +849,7 @@ type GetFeeRateGovernorValue struct {
 
 func (v *GetFeeRateGovernorValue) UnmarshalJSON(data []byte) error {
 	type plain GetFeeRateGovernorValue
-	return decodeExact(data, (*plain)(v), "feeRateGovernor")
+	return decodeExact(data, (*plain)(v), v, "feeRateGovernor")
 }
 
 type GetFeesResult struct {
@@ -859,7 +859,7 @@ type GetFeesResult struct {
 
 func (v *GetFeesResult) UnmarshalJSON(data []byte) error {
 	type plain GetFeesResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetFeesValue struct {
@@ -871,7 +871,7 @@ type GetFeesValue struct {
 
 func (v *GetFeesValue) UnmarshalJSON(data []byte) error {
 	type plain GetFeesValue
-	return decodeExact(data, (*plain)(v), "blockhash", "feeCalculator", "lastValidSlot", "lastValidBlockHeight")
+	return decodeExact(data, (*plain)(v), v, "blockhash", "feeCalculator", "lastValidSlot", "lastValidBlockHeight")
 }
 
 type GetFirstAvailableBlockResult = Slot
@@ -888,7 +888,7 @@ type GetIdentityResult struct {
 
 func (v *GetIdentityResult) UnmarshalJSON(data []byte) error {
 	type plain GetIdentityResult
-	return decodeExact(data, (*plain)(v), "identity")
+	return decodeExact(data, (*plain)(v), v, "identity")
 }
 
 type GetInflationGovernorResult = InflationGovernor
@@ -904,7 +904,7 @@ type GetLargestAccountsConfig struct {
 
 func (v *GetLargestAccountsConfig) UnmarshalJSON(data []byte) error {
 	type plain GetLargestAccountsConfig
-	return decodeExact(data, (*plain)(v), "commitment", "filter")
+	return decodeExact(data, (*plain)(v), v, "commitment", "filter")
 }
 
 type GetLargestAccountsResult struct {
@@ -914,7 +914,7 @@ type GetLargestAccountsResult struct {
 
 func (v *GetLargestAccountsResult) UnmarshalJSON(data []byte) error {
 	type plain GetLargestAccountsResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetLatestBlockhashResult struct {
@@ -924,7 +924,7 @@ type GetLatestBlockhashResult struct {
 
 func (v *GetLatestBlockhashResult) UnmarshalJSON(data []byte) error {
 	type plain GetLatestBlockhashResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetLeaderScheduleConfig struct {
@@ -934,7 +934,7 @@ type GetLeaderScheduleConfig struct {
 
 func (v *GetLeaderScheduleConfig) UnmarshalJSON(data []byte) error {
 	type plain GetLeaderScheduleConfig
-	return decodeExact(data, (*plain)(v), "commitment", "identity")
+	return decodeExact(data, (*plain)(v), v, "commitment", "identity")
 }
 
 type GetLeaderScheduleResult = map[string][]uint64
@@ -952,7 +952,7 @@ type GetMultipleAccountsResult struct {
 
 func (v *GetMultipleAccountsResult) UnmarshalJSON(data []byte) error {
 	type plain GetMultipleAccountsResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetProgramAccountsResult = GetProgramAccountsResultValue
@@ -999,7 +999,7 @@ type GetRecentBlockhashResult struct {
 
 func (v *GetRecentBlockhashResult) UnmarshalJSON(data []byte) error {
 	type plain GetRecentBlockhashResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetRecentBlockhashValue struct {
@@ -1009,7 +1009,7 @@ type GetRecentBlockhashValue struct {
 
 func (v *GetRecentBlockhashValue) UnmarshalJSON(data []byte) error {
 	type plain GetRecentBlockhashValue
-	return decodeExact(data, (*plain)(v), "blockhash", "feeCalculator")
+	return decodeExact(data, (*plain)(v), v, "blockhash", "feeCalculator")
 }
 
 type GetRecentPerformanceSamplesResult = []PerfSample
@@ -1022,7 +1022,7 @@ type GetSignatureStatusesConfig struct {
 
 func (v *GetSignatureStatusesConfig) UnmarshalJSON(data []byte) error {
 	type plain GetSignatureStatusesConfig
-	return decodeExact(data, (*plain)(v), "searchTransactionHistory")
+	return decodeExact(data, (*plain)(v), v, "searchTransactionHistory")
 }
 
 type GetSignatureStatusesResult struct {
@@ -1032,7 +1032,7 @@ type GetSignatureStatusesResult struct {
 
 func (v *GetSignatureStatusesResult) UnmarshalJSON(data []byte) error {
 	type plain GetSignatureStatusesResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetSignaturesForAddressConfig struct {
@@ -1045,7 +1045,7 @@ type GetSignaturesForAddressConfig struct {
 
 func (v *GetSignaturesForAddressConfig) UnmarshalJSON(data []byte) error {
 	type plain GetSignaturesForAddressConfig
-	return decodeExact(data, (*plain)(v), "limit", "before", "until", "commitment", "minContextSlot")
+	return decodeExact(data, (*plain)(v), v, "limit", "before", "until", "commitment", "minContextSlot")
 }
 
 type GetSignaturesForAddressResult = []ConfirmedSignatureInfo
@@ -1069,7 +1069,7 @@ type GetSupplyConfig struct {
 
 func (v *GetSupplyConfig) UnmarshalJSON(data []byte) error {
 	type plain GetSupplyConfig
-	return decodeExact(data, (*plain)(v), "commitment", "excludeNonCirculatingAccountsList")
+	return decodeExact(data, (*plain)(v), v, "commitment", "excludeNonCirculatingAccountsList")
 }
 
 type GetSupplyResult struct {
@@ -1079,7 +1079,7 @@ type GetSupplyResult struct {
 
 func (v *GetSupplyResult) UnmarshalJSON(data []byte) error {
 	type plain GetSupplyResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetTokenAccountBalanceResult = RpcResponseUiTokenAmount
@@ -1095,7 +1095,7 @@ type GetTokenLargestAccountsResult struct {
 
 func (v *GetTokenLargestAccountsResult) UnmarshalJSON(data []byte) error {
 	type plain GetTokenLargestAccountsResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type GetTokenSupplyResult = RpcResponseUiTokenAmount
@@ -1150,7 +1150,7 @@ type GetVoteAccountsConfig struct {
 
 func (v *GetVoteAccountsConfig) UnmarshalJSON(data []byte) error {
 	type plain GetVoteAccountsConfig
-	return decodeExact(data, (*plain)(v), "commitment", "votePubkey", "keepUnstakedDelinquents", "delinquentSlotDistance")
+	return decodeExact(data, (*plain)(v), v, "commitment", "votePubkey", "keepUnstakedDelinquents", "delinquentSlotDistance")
 }
 
 type GetVoteAccountsResult = VoteAccountStatus
@@ -1169,7 +1169,7 @@ type InflationGovernor struct {
 
 func (v *InflationGovernor) UnmarshalJSON(data []byte) error {
 	type plain InflationGovernor
-	return decodeExact(data, (*plain)(v), "initial", "terminal", "taper", "foundation", "foundationTerm")
+	return decodeExact(data, (*plain)(v), v, "initial", "terminal", "taper", "foundation", "foundationTerm")
 }
 
 // InflationRate: The inflation rates, as yearly fractions, in force for an epoch.
@@ -1182,7 +1182,7 @@ type InflationRate struct {
 
 func (v *InflationRate) UnmarshalJSON(data []byte) error {
 	type plain InflationRate
-	return decodeExact(data, (*plain)(v), "total", "validator", "foundation", "epoch")
+	return decodeExact(data, (*plain)(v), v, "total", "validator", "foundation", "epoch")
 }
 
 // InflationReward: The inflation reward one account received for an epoch.
@@ -1196,7 +1196,7 @@ type InflationReward struct {
 
 func (v *InflationReward) UnmarshalJSON(data []byte) error {
 	type plain InflationReward
-	return decodeExact(data, (*plain)(v), "epoch", "effectiveSlot", "amount", "postBalance", "commission")
+	return decodeExact(data, (*plain)(v), v, "epoch", "effectiveSlot", "amount", "postBalance", "commission")
 }
 
 // InnerInstructions: The instructions invoked (by cross-program invocation) while one transaction instruction executed.
@@ -1207,7 +1207,7 @@ type InnerInstructions struct {
 
 func (v *InnerInstructions) UnmarshalJSON(data []byte) error {
 	type plain InnerInstructions
-	return decodeExact(data, (*plain)(v), "index", "instructions")
+	return decodeExact(data, (*plain)(v), v, "index", "instructions")
 }
 
 type IsBlockhashValidResult = RpcResponseBool
@@ -1220,7 +1220,7 @@ type KeyedAccount struct {
 
 func (v *KeyedAccount) UnmarshalJSON(data []byte) error {
 	type plain KeyedAccount
-	return decodeExact(data, (*plain)(v), "pubkey", "account")
+	return decodeExact(data, (*plain)(v), v, "pubkey", "account")
 }
 
 // Lamports: An amount of lamports.
@@ -1234,7 +1234,7 @@ type LoadedAddresses struct {
 
 func (v *LoadedAddresses) UnmarshalJSON(data []byte) error {
 	type plain LoadedAddresses
-	return decodeExact(data, (*plain)(v), "writable", "readonly")
+	return decodeExact(data, (*plain)(v), v, "writable", "readonly")
 }
 
 // LogsFilter: Which transactions a logs subscription reports: "all" (every transaction except simple votes), "allWithVotes" (every transaction), or {"mentions": [<pubkey>]} (transactions that mention that one address; exactly one address is supported).
@@ -1279,7 +1279,7 @@ type LogsFilterMentions struct {
 
 func (v *LogsFilterMentions) UnmarshalJSON(data []byte) error {
 	type plain LogsFilterMentions
-	return decodeExact(data, (*plain)(v), "mentions")
+	return decodeExact(data, (*plain)(v), v, "mentions")
 }
 
 // LogsNotification: The result of a logsNotification: the outcome and log lines of one transaction that matched the filter, wrapped with the slot of the bank that processed it.
@@ -1290,7 +1290,7 @@ type LogsNotification struct {
 
 func (v *LogsNotification) UnmarshalJSON(data []byte) error {
 	type plain LogsNotification
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // LogsNotificationValue: One processed transaction's signature, outcome and logs.
@@ -1302,7 +1302,7 @@ type LogsNotificationValue struct {
 
 func (v *LogsNotificationValue) UnmarshalJSON(data []byte) error {
 	type plain LogsNotificationValue
-	return decodeExact(data, (*plain)(v), "signature", "err", "logs")
+	return decodeExact(data, (*plain)(v), v, "signature", "err", "logs")
 }
 
 type LogsSubscribeNotification = LogsNotification
@@ -1320,7 +1320,7 @@ type MemcmpFilter struct {
 
 func (v *MemcmpFilter) UnmarshalJSON(data []byte) error {
 	type plain MemcmpFilter
-	return decodeExact(data, (*plain)(v), "offset", "bytes", "encoding")
+	return decodeExact(data, (*plain)(v), v, "offset", "bytes", "encoding")
 }
 
 // MessageHeader: How many of the message's account keys must sign, and which of them are read-only.
@@ -1332,7 +1332,7 @@ type MessageHeader struct {
 
 func (v *MessageHeader) UnmarshalJSON(data []byte) error {
 	type plain MessageHeader
-	return decodeExact(data, (*plain)(v), "numRequiredSignatures", "numReadonlySignedAccounts", "numReadonlyUnsignedAccounts")
+	return decodeExact(data, (*plain)(v), v, "numRequiredSignatures", "numReadonlySignedAccounts", "numReadonlyUnsignedAccounts")
 }
 
 type MinimumLedgerSlotResult = Slot
@@ -1344,7 +1344,7 @@ type NotificationContext struct {
 
 func (v *NotificationContext) UnmarshalJSON(data []byte) error {
 	type plain NotificationContext
-	return decodeExact(data, (*plain)(v), "slot")
+	return decodeExact(data, (*plain)(v), v, "slot")
 }
 
 // ParsedAccountKey: An account key annotated with its role, as listed by jsonParsed messages and by transactionDetails `accounts`.
@@ -1357,7 +1357,7 @@ type ParsedAccountKey struct {
 
 func (v *ParsedAccountKey) UnmarshalJSON(data []byte) error {
 	type plain ParsedAccountKey
-	return decodeExact(data, (*plain)(v), "pubkey", "writable", "signer", "source")
+	return decodeExact(data, (*plain)(v), v, "pubkey", "writable", "signer", "source")
 }
 
 // ParsedTokenAccount: The `parsed` value of a jsonParsed token account.
@@ -1368,7 +1368,7 @@ type ParsedTokenAccount struct {
 
 func (v *ParsedTokenAccount) UnmarshalJSON(data []byte) error {
 	type plain ParsedTokenAccount
-	return decodeExact(data, (*plain)(v), "type", "info")
+	return decodeExact(data, (*plain)(v), v, "type", "info")
 }
 
 // PerfSample: One performance sample. The node records a sample about every 60 seconds, counting what its bank processed during the sample period.
@@ -1382,7 +1382,7 @@ type PerfSample struct {
 
 func (v *PerfSample) UnmarshalJSON(data []byte) error {
 	type plain PerfSample
-	return decodeExact(data, (*plain)(v), "slot", "numTransactions", "numNonVoteTransactions", "numSlots", "samplePeriodSecs")
+	return decodeExact(data, (*plain)(v), v, "slot", "numTransactions", "numNonVoteTransactions", "numSlots", "samplePeriodSecs")
 }
 
 // ProgramAccountsConfig: Config of getProgramAccounts (and programSubscribe). Unknown keys are ignored.
@@ -1398,7 +1398,7 @@ type ProgramAccountsConfig struct {
 
 func (v *ProgramAccountsConfig) UnmarshalJSON(data []byte) error {
 	type plain ProgramAccountsConfig
-	return decodeExact(data, (*plain)(v), "commitment", "encoding", "dataSlice", "filters", "withContext", "sortResults", "minContextSlot")
+	return decodeExact(data, (*plain)(v), v, "commitment", "encoding", "dataSlice", "filters", "withContext", "sortResults", "minContextSlot")
 }
 
 // ProgramAccountsFilter: One getProgramAccounts / programSubscribe filter; an account is returned only if it meets every filter.
@@ -1454,7 +1454,7 @@ type ProgramAccountsFilterDataSize struct {
 
 func (v *ProgramAccountsFilterDataSize) UnmarshalJSON(data []byte) error {
 	type plain ProgramAccountsFilterDataSize
-	return decodeExact(data, (*plain)(v), "dataSize")
+	return decodeExact(data, (*plain)(v), v, "dataSize")
 }
 
 // ProgramAccountsFilterMemcmp: Keeps accounts whose data contains the given bytes at the given offset.
@@ -1464,7 +1464,7 @@ type ProgramAccountsFilterMemcmp struct {
 
 func (v *ProgramAccountsFilterMemcmp) UnmarshalJSON(data []byte) error {
 	type plain ProgramAccountsFilterMemcmp
-	return decodeExact(data, (*plain)(v), "memcmp")
+	return decodeExact(data, (*plain)(v), v, "memcmp")
 }
 
 // ProgramNotification: The result of a programNotification: one changed account owned by the watched program, with its address, wrapped with the slot of the bank it changed in. It is wrapped whether or not withContext was set.
@@ -1475,7 +1475,7 @@ type ProgramNotification struct {
 
 func (v *ProgramNotification) UnmarshalJSON(data []byte) error {
 	type plain ProgramNotification
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 type ProgramSubscribeConfig struct {
@@ -1489,7 +1489,7 @@ type ProgramSubscribeConfig struct {
 
 func (v *ProgramSubscribeConfig) UnmarshalJSON(data []byte) error {
 	type plain ProgramSubscribeConfig
-	return decodeExact(data, (*plain)(v), "encoding", "dataSlice", "commitment", "filters", "withContext", "minContextSlot")
+	return decodeExact(data, (*plain)(v), v, "encoding", "dataSlice", "commitment", "filters", "withContext", "minContextSlot")
 }
 
 type ProgramSubscribeNotification = ProgramNotification
@@ -1511,7 +1511,7 @@ type ReturnData struct {
 
 func (v *ReturnData) UnmarshalJSON(data []byte) error {
 	type plain ReturnData
-	return decodeExact(data, (*plain)(v), "programId", "data")
+	return decodeExact(data, (*plain)(v), v, "programId", "data")
 }
 
 // Reward: A reward (or a debit, such as rent) applied to an account, in a block or a transaction.
@@ -1526,7 +1526,7 @@ type Reward struct {
 
 func (v *Reward) UnmarshalJSON(data []byte) error {
 	type plain Reward
-	return decodeExact(data, (*plain)(v), "pubkey", "lamports", "postBalance", "rewardType", "commission", "commissionBps")
+	return decodeExact(data, (*plain)(v), v, "pubkey", "lamports", "postBalance", "rewardType", "commission", "commissionBps")
 }
 
 // RewardType: The kind of a reward. The specification names them in lower case (fee, rent, voting, staking); on the wire the reference node writes the variant names `Fee`, `Rent`, `Staking`, `Voting`, which is what clients (@solana/kit) expect.
@@ -1553,7 +1553,7 @@ type RpcBlockhash struct {
 
 func (v *RpcBlockhash) UnmarshalJSON(data []byte) error {
 	type plain RpcBlockhash
-	return decodeExact(data, (*plain)(v), "blockhash", "lastValidBlockHeight")
+	return decodeExact(data, (*plain)(v), v, "blockhash", "lastValidBlockHeight")
 }
 
 // RpcContext: Where a wrapped result was evaluated. apiVersion is set on HTTP replies, never in notifications.
@@ -1564,7 +1564,7 @@ type RpcContext struct {
 
 func (v *RpcContext) UnmarshalJSON(data []byte) error {
 	type plain RpcContext
-	return decodeExact(data, (*plain)(v), "slot", "apiVersion")
+	return decodeExact(data, (*plain)(v), v, "slot", "apiVersion")
 }
 
 type RpcPrioritizationFee struct {
@@ -1574,7 +1574,7 @@ type RpcPrioritizationFee struct {
 
 func (v *RpcPrioritizationFee) UnmarshalJSON(data []byte) error {
 	type plain RpcPrioritizationFee
-	return decodeExact(data, (*plain)(v), "slot", "prioritizationFee")
+	return decodeExact(data, (*plain)(v), v, "slot", "prioritizationFee")
 }
 
 // RpcResponseBool: An RpcResponse whose value is a bool.
@@ -1585,7 +1585,7 @@ type RpcResponseBool struct {
 
 func (v *RpcResponseBool) UnmarshalJSON(data []byte) error {
 	type plain RpcResponseBool
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // RpcResponseKeyedAccounts: An RpcResponse whose value is a list of keyed accounts.
@@ -1596,7 +1596,7 @@ type RpcResponseKeyedAccounts struct {
 
 func (v *RpcResponseKeyedAccounts) UnmarshalJSON(data []byte) error {
 	type plain RpcResponseKeyedAccounts
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // RpcResponseU64: An RpcResponse whose value is a u64.
@@ -1607,7 +1607,7 @@ type RpcResponseU64 struct {
 
 func (v *RpcResponseU64) UnmarshalJSON(data []byte) error {
 	type plain RpcResponseU64
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // RpcResponseUiTokenAmount: An RpcResponse whose value is a UiTokenAmount.
@@ -1618,7 +1618,7 @@ type RpcResponseUiTokenAmount struct {
 
 func (v *RpcResponseUiTokenAmount) UnmarshalJSON(data []byte) error {
 	type plain RpcResponseUiTokenAmount
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // RpcVote: The result of a voteNotification (not wrapped): a vote seen in gossip. It may belong to a fork that never gets confirmed.
@@ -1632,7 +1632,7 @@ type RpcVote struct {
 
 func (v *RpcVote) UnmarshalJSON(data []byte) error {
 	type plain RpcVote
-	return decodeExact(data, (*plain)(v), "votePubkey", "slots", "hash", "timestamp", "signature")
+	return decodeExact(data, (*plain)(v), v, "votePubkey", "slots", "hash", "timestamp", "signature")
 }
 
 type SendTransactionConfig struct {
@@ -1645,7 +1645,7 @@ type SendTransactionConfig struct {
 
 func (v *SendTransactionConfig) UnmarshalJSON(data []byte) error {
 	type plain SendTransactionConfig
-	return decodeExact(data, (*plain)(v), "skipPreflight", "preflightCommitment", "encoding", "maxRetries", "minContextSlot")
+	return decodeExact(data, (*plain)(v), v, "skipPreflight", "preflightCommitment", "encoding", "maxRetries", "minContextSlot")
 }
 
 type SendTransactionResult = Signature
@@ -1661,7 +1661,7 @@ type SignatureNotification struct {
 
 func (v *SignatureNotification) UnmarshalJSON(data []byte) error {
 	type plain SignatureNotification
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // SignatureNotificationValue is a union: exactly one of Processed, Received is set.
@@ -1706,7 +1706,7 @@ type SignatureNotificationValueProcessed struct {
 
 func (v *SignatureNotificationValueProcessed) UnmarshalJSON(data []byte) error {
 	type plain SignatureNotificationValueProcessed
-	return decodeExact(data, (*plain)(v), "err")
+	return decodeExact(data, (*plain)(v), v, "err")
 }
 
 // SignatureStatus: What the node knows about one transaction signature (getSignatureStatuses).
@@ -1720,7 +1720,7 @@ type SignatureStatus struct {
 
 func (v *SignatureStatus) UnmarshalJSON(data []byte) error {
 	type plain SignatureStatus
-	return decodeExact(data, (*plain)(v), "slot", "confirmations", "status", "err", "confirmationStatus")
+	return decodeExact(data, (*plain)(v), v, "slot", "confirmations", "status", "err", "confirmationStatus")
 }
 
 type SignatureSubscribeConfig struct {
@@ -1730,7 +1730,7 @@ type SignatureSubscribeConfig struct {
 
 func (v *SignatureSubscribeConfig) UnmarshalJSON(data []byte) error {
 	type plain SignatureSubscribeConfig
-	return decodeExact(data, (*plain)(v), "commitment", "enableReceivedNotification")
+	return decodeExact(data, (*plain)(v), v, "commitment", "enableReceivedNotification")
 }
 
 type SignatureSubscribeNotification = SignatureNotification
@@ -1751,7 +1751,7 @@ type SimulateTransactionConfig struct {
 
 func (v *SimulateTransactionConfig) UnmarshalJSON(data []byte) error {
 	type plain SimulateTransactionConfig
-	return decodeExact(data, (*plain)(v), "sigVerify", "replaceRecentBlockhash", "commitment", "encoding", "accounts", "minContextSlot", "innerInstructions")
+	return decodeExact(data, (*plain)(v), v, "sigVerify", "replaceRecentBlockhash", "commitment", "encoding", "accounts", "minContextSlot", "innerInstructions")
 }
 
 // SimulateTransactionConfigAccounts: Accounts whose state after the simulation to return.
@@ -1762,7 +1762,7 @@ type SimulateTransactionConfigAccounts struct {
 
 func (v *SimulateTransactionConfigAccounts) UnmarshalJSON(data []byte) error {
 	type plain SimulateTransactionConfigAccounts
-	return decodeExact(data, (*plain)(v), "encoding", "addresses")
+	return decodeExact(data, (*plain)(v), v, "encoding", "addresses")
 }
 
 type SimulateTransactionResult struct {
@@ -1772,7 +1772,7 @@ type SimulateTransactionResult struct {
 
 func (v *SimulateTransactionResult) UnmarshalJSON(data []byte) error {
 	type plain SimulateTransactionResult
-	return decodeExact(data, (*plain)(v), "context", "value")
+	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
 // SimulateTransactionValue: The outcome of simulating a transaction (the value of simulateTransaction, and the `data` of a -32002 preflight failure). Every key is always sent.
@@ -1789,7 +1789,7 @@ type SimulateTransactionValue struct {
 
 func (v *SimulateTransactionValue) UnmarshalJSON(data []byte) error {
 	type plain SimulateTransactionValue
-	return decodeExact(data, (*plain)(v), "err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData", "innerInstructions", "replacementBlockhash")
+	return decodeExact(data, (*plain)(v), v, "err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData", "innerInstructions", "replacementBlockhash")
 }
 
 // Slot: Index of a slot.
@@ -1804,7 +1804,7 @@ type SlotInfo struct {
 
 func (v *SlotInfo) UnmarshalJSON(data []byte) error {
 	type plain SlotInfo
-	return decodeExact(data, (*plain)(v), "parent", "root", "slot")
+	return decodeExact(data, (*plain)(v), v, "parent", "root", "slot")
 }
 
 type SlotSubscribeNotification = SlotInfo
@@ -1825,7 +1825,7 @@ type SlotUpdate struct {
 
 func (v *SlotUpdate) UnmarshalJSON(data []byte) error {
 	type plain SlotUpdate
-	return decodeExact(data, (*plain)(v), "type", "slot", "timestamp", "parent", "stats", "err")
+	return decodeExact(data, (*plain)(v), v, "type", "slot", "timestamp", "parent", "stats", "err")
 }
 
 // SlotUpdateStats: Transaction counts of the frozen bank (frozen only).
@@ -1838,7 +1838,7 @@ type SlotUpdateStats struct {
 
 func (v *SlotUpdateStats) UnmarshalJSON(data []byte) error {
 	type plain SlotUpdateStats
-	return decodeExact(data, (*plain)(v), "numTransactionEntries", "numSuccessfulTransactions", "numFailedTransactions", "maxTransactionsPerEntry")
+	return decodeExact(data, (*plain)(v), v, "numTransactionEntries", "numSuccessfulTransactions", "numFailedTransactions", "maxTransactionsPerEntry")
 }
 
 // SlotUpdateType: The stage of a slot reported by a slotsUpdatesNotification: firstShredReceived (the first shred of the slot arrived), completed (all shreds arrived), createdBank (a bank was created; carries parent), frozen (the bank was frozen after replay; carries stats), dead (replay failed; carries err), optimisticConfirmation (a supermajority voted on it), root (it became a root).
@@ -1868,7 +1868,7 @@ type SnapshotSlotInfo struct {
 
 func (v *SnapshotSlotInfo) UnmarshalJSON(data []byte) error {
 	type plain SnapshotSlotInfo
-	return decodeExact(data, (*plain)(v), "full", "incremental")
+	return decodeExact(data, (*plain)(v), v, "full", "incremental")
 }
 
 // StakeActivation: Activation state of a stake account in an epoch.
@@ -1880,7 +1880,7 @@ type StakeActivation struct {
 
 func (v *StakeActivation) UnmarshalJSON(data []byte) error {
 	type plain StakeActivation
-	return decodeExact(data, (*plain)(v), "state", "active", "inactive")
+	return decodeExact(data, (*plain)(v), v, "state", "active", "inactive")
 }
 
 // SubscriptionId: The id of a subscription, from one node-wide counter.
@@ -1896,7 +1896,7 @@ type Supply struct {
 
 func (v *Supply) UnmarshalJSON(data []byte) error {
 	type plain Supply
-	return decodeExact(data, (*plain)(v), "total", "circulating", "nonCirculating", "nonCirculatingAccounts")
+	return decodeExact(data, (*plain)(v), v, "total", "circulating", "nonCirculating", "nonCirculatingAccounts")
 }
 
 // TokenAccountInfo: `parsed.info` of a jsonParsed token account (`parsed.type` is `account`, `program` is `spl-token` or `spl-token-2022`). Amounts use the mint's decimals (and its interest-bearing or scaled-UI-amount extension as of the bank clock). Optional keys are left out, never null.
@@ -1915,7 +1915,7 @@ type TokenAccountInfo struct {
 
 func (v *TokenAccountInfo) UnmarshalJSON(data []byte) error {
 	type plain TokenAccountInfo
-	return decodeExact(data, (*plain)(v), "mint", "owner", "tokenAmount", "delegate", "state", "isNative", "rentExemptReserve", "delegatedAmount", "closeAuthority", "extensions")
+	return decodeExact(data, (*plain)(v), v, "mint", "owner", "tokenAmount", "delegate", "state", "isNative", "rentExemptReserve", "delegatedAmount", "closeAuthority", "extensions")
 }
 
 // TokenAccountsFilter: Selects the token accounts of getTokenAccountsByOwner / getTokenAccountsByDelegate: an object with exactly one of `mint` or `programId`.
@@ -1961,7 +1961,7 @@ type TokenAccountsFilterMint struct {
 
 func (v *TokenAccountsFilterMint) UnmarshalJSON(data []byte) error {
 	type plain TokenAccountsFilterMint
-	return decodeExact(data, (*plain)(v), "mint")
+	return decodeExact(data, (*plain)(v), v, "mint")
 }
 
 // TokenAccountsFilterProgramId: All token accounts, of any mint, owned by this token program: SPL Token (TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA) or Token-2022 (TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb). Any other program gives `Invalid param: unrecognized Token program id`.
@@ -1971,7 +1971,7 @@ type TokenAccountsFilterProgramId struct {
 
 func (v *TokenAccountsFilterProgramId) UnmarshalJSON(data []byte) error {
 	type plain TokenAccountsFilterProgramId
-	return decodeExact(data, (*plain)(v), "programId")
+	return decodeExact(data, (*plain)(v), v, "programId")
 }
 
 // TokenExtension: A Token-2022 extension in jsonParsed output, e.g. `{"extension":"immutableOwner"}` or `{"extension":"memoTransfer","state":{"requireIncomingTransferMemos":true}}`.
@@ -1982,7 +1982,7 @@ type TokenExtension struct {
 
 func (v *TokenExtension) UnmarshalJSON(data []byte) error {
 	type plain TokenExtension
-	return decodeExact(data, (*plain)(v), "extension", "state")
+	return decodeExact(data, (*plain)(v), v, "extension", "state")
 }
 
 // TokenLargestAccount: An entry of getTokenLargestAccounts, a token account address with its UiTokenAmount fields flattened in.
@@ -1996,7 +1996,7 @@ type TokenLargestAccount struct {
 
 func (v *TokenLargestAccount) UnmarshalJSON(data []byte) error {
 	type plain TokenLargestAccount
-	return decodeExact(data, (*plain)(v), "address", "amount", "decimals", "uiAmount", "uiAmountString")
+	return decodeExact(data, (*plain)(v), v, "address", "amount", "decimals", "uiAmount", "uiAmountString")
 }
 
 // TokenMintInfo: `parsed.info` of a jsonParsed mint account (`parsed.type` is `mint`). The authorities are null when unset.
@@ -2011,7 +2011,7 @@ type TokenMintInfo struct {
 
 func (v *TokenMintInfo) UnmarshalJSON(data []byte) error {
 	type plain TokenMintInfo
-	return decodeExact(data, (*plain)(v), "mintAuthority", "supply", "decimals", "isInitialized", "freezeAuthority", "extensions")
+	return decodeExact(data, (*plain)(v), v, "mintAuthority", "supply", "decimals", "isInitialized", "freezeAuthority", "extensions")
 }
 
 // TokenMultisigInfo: `parsed.info` of a jsonParsed token multisig account (`parsed.type` is `multisig`).
@@ -2024,7 +2024,7 @@ type TokenMultisigInfo struct {
 
 func (v *TokenMultisigInfo) UnmarshalJSON(data []byte) error {
 	type plain TokenMultisigInfo
-	return decodeExact(data, (*plain)(v), "numRequiredSigners", "numValidSigners", "isInitialized", "signers")
+	return decodeExact(data, (*plain)(v), v, "numRequiredSigners", "numValidSigners", "isInitialized", "signers")
 }
 
 // TransactionConfig: The config object of getTransaction.
@@ -2036,7 +2036,7 @@ type TransactionConfig struct {
 
 func (v *TransactionConfig) UnmarshalJSON(data []byte) error {
 	type plain TransactionConfig
-	return decodeExact(data, (*plain)(v), "commitment", "encoding", "maxSupportedTransactionVersion")
+	return decodeExact(data, (*plain)(v), v, "commitment", "encoding", "maxSupportedTransactionVersion")
 }
 
 // TransactionConfirmationStatus: The commitment a transaction's slot has reached in the cluster: `processed` (in a block the node has processed), `confirmed` (voted on by a supermajority), `finalized` (rooted by a supermajority).
@@ -2122,7 +2122,7 @@ type UiAccount struct {
 
 func (v *UiAccount) UnmarshalJSON(data []byte) error {
 	type plain UiAccount
-	return decodeExact(data, (*plain)(v), "lamports", "owner", "data", "executable", "rentEpoch", "space")
+	return decodeExact(data, (*plain)(v), v, "lamports", "owner", "data", "executable", "rentEpoch", "space")
 }
 
 // UiAccountsList: A transaction reduced to its signatures and annotated account keys (transactionDetails `accounts`).
@@ -2133,7 +2133,7 @@ type UiAccountsList struct {
 
 func (v *UiAccountsList) UnmarshalJSON(data []byte) error {
 	type plain UiAccountsList
-	return decodeExact(data, (*plain)(v), "signatures", "accountKeys")
+	return decodeExact(data, (*plain)(v), v, "signatures", "accountKeys")
 }
 
 // UiAccountsTransactionStatusMeta: The part of the status metadata sent with transactionDetails `accounts`: no instructions, logs, loaded addresses, return data or compute units.
@@ -2150,7 +2150,7 @@ type UiAccountsTransactionStatusMeta struct {
 
 func (v *UiAccountsTransactionStatusMeta) UnmarshalJSON(data []byte) error {
 	type plain UiAccountsTransactionStatusMeta
-	return decodeExact(data, (*plain)(v), "err", "status", "fee", "preBalances", "postBalances", "preTokenBalances", "postTokenBalances", "rewards")
+	return decodeExact(data, (*plain)(v), v, "err", "status", "fee", "preBalances", "postBalances", "preTokenBalances", "postTokenBalances", "rewards")
 }
 
 // UiAccountsTransactionWithMeta: A transaction of a block with transactionDetails `accounts`.
@@ -2162,7 +2162,7 @@ type UiAccountsTransactionWithMeta struct {
 
 func (v *UiAccountsTransactionWithMeta) UnmarshalJSON(data []byte) error {
 	type plain UiAccountsTransactionWithMeta
-	return decodeExact(data, (*plain)(v), "transaction", "meta", "version")
+	return decodeExact(data, (*plain)(v), v, "transaction", "meta", "version")
 }
 
 // UiAddressTableLookup: One address lookup table used by a version 0 message, with the indexes loaded from it.
@@ -2174,7 +2174,7 @@ type UiAddressTableLookup struct {
 
 func (v *UiAddressTableLookup) UnmarshalJSON(data []byte) error {
 	type plain UiAddressTableLookup
-	return decodeExact(data, (*plain)(v), "accountKey", "writableIndexes", "readonlyIndexes")
+	return decodeExact(data, (*plain)(v), v, "accountKey", "writableIndexes", "readonlyIndexes")
 }
 
 // UiBlockTransaction: A transaction of a block: full (transactionDetails `full`) or reduced to its accounts (transactionDetails `accounts`).
@@ -2223,7 +2223,7 @@ type UiCompiledInstruction struct {
 
 func (v *UiCompiledInstruction) UnmarshalJSON(data []byte) error {
 	type plain UiCompiledInstruction
-	return decodeExact(data, (*plain)(v), "programIdIndex", "accounts", "data", "stackHeight")
+	return decodeExact(data, (*plain)(v), v, "programIdIndex", "accounts", "data", "stackHeight")
 }
 
 // UiConfirmedBlock: A confirmed block (getBlock). Which of transactions and signatures is present depends on transactionDetails; rewards is left out when the request set rewards to false.
@@ -2241,7 +2241,7 @@ type UiConfirmedBlock struct {
 
 func (v *UiConfirmedBlock) UnmarshalJSON(data []byte) error {
 	type plain UiConfirmedBlock
-	return decodeExact(data, (*plain)(v), "previousBlockhash", "blockhash", "parentSlot", "transactions", "signatures", "rewards", "numRewardPartitions", "blockTime", "blockHeight")
+	return decodeExact(data, (*plain)(v), v, "previousBlockhash", "blockhash", "parentSlot", "transactions", "signatures", "rewards", "numRewardPartitions", "blockTime", "blockHeight")
 }
 
 // UiInstruction: An instruction in any of its JSON forms: compiled (json encoding), parsed, or partially decoded (jsonParsed encoding).
@@ -2336,7 +2336,7 @@ type UiParsedInstruction struct {
 
 func (v *UiParsedInstruction) UnmarshalJSON(data []byte) error {
 	type plain UiParsedInstruction
-	return decodeExact(data, (*plain)(v), "program", "programId", "parsed", "stackHeight")
+	return decodeExact(data, (*plain)(v), v, "program", "programId", "parsed", "stackHeight")
 }
 
 // UiParsedMessage: A transaction message with resolved account keys and decoded instructions (jsonParsed encoding). It has no header: each key carries its signer and writable flags.
@@ -2349,7 +2349,7 @@ type UiParsedMessage struct {
 
 func (v *UiParsedMessage) UnmarshalJSON(data []byte) error {
 	type plain UiParsedMessage
-	return decodeExact(data, (*plain)(v), "accountKeys", "recentBlockhash", "instructions", "addressTableLookups")
+	return decodeExact(data, (*plain)(v), v, "accountKeys", "recentBlockhash", "instructions", "addressTableLookups")
 }
 
 // UiPartiallyDecodedInstruction: An instruction of a program without a parser (or whose parse failed) in a jsonParsed result: the program and accounts are resolved to addresses, the data stays base-58.
@@ -2362,7 +2362,7 @@ type UiPartiallyDecodedInstruction struct {
 
 func (v *UiPartiallyDecodedInstruction) UnmarshalJSON(data []byte) error {
 	type plain UiPartiallyDecodedInstruction
-	return decodeExact(data, (*plain)(v), "programId", "accounts", "data", "stackHeight")
+	return decodeExact(data, (*plain)(v), v, "programId", "accounts", "data", "stackHeight")
 }
 
 // UiRawMessage: A transaction message as compiled (json encoding).
@@ -2376,7 +2376,7 @@ type UiRawMessage struct {
 
 func (v *UiRawMessage) UnmarshalJSON(data []byte) error {
 	type plain UiRawMessage
-	return decodeExact(data, (*plain)(v), "header", "accountKeys", "recentBlockhash", "instructions", "addressTableLookups")
+	return decodeExact(data, (*plain)(v), v, "header", "accountKeys", "recentBlockhash", "instructions", "addressTableLookups")
 }
 
 // UiTokenAmount: A token amount, both raw and with the mint's decimals applied. Used by getTokenAccountBalance, getTokenSupply, token balances in transaction metadata and jsonParsed token accounts.
@@ -2389,7 +2389,7 @@ type UiTokenAmount struct {
 
 func (v *UiTokenAmount) UnmarshalJSON(data []byte) error {
 	type plain UiTokenAmount
-	return decodeExact(data, (*plain)(v), "amount", "decimals", "uiAmount", "uiAmountString")
+	return decodeExact(data, (*plain)(v), v, "amount", "decimals", "uiAmount", "uiAmountString")
 }
 
 // UiTransaction: A transaction in JSON form.
@@ -2400,7 +2400,7 @@ type UiTransaction struct {
 
 func (v *UiTransaction) UnmarshalJSON(data []byte) error {
 	type plain UiTransaction
-	return decodeExact(data, (*plain)(v), "signatures", "message")
+	return decodeExact(data, (*plain)(v), v, "signatures", "message")
 }
 
 // UiTransactionStatusMeta: What executing the transaction did (json, jsonParsed, base58 and base64 encodings). The list-valued keys are always sent, as null when the node did not record them. loadedAddresses is sent for every encoding except jsonParsed (whose accountKeys carry `source` instead); returnData, computeUnitsConsumed and costUnits are left out when absent.
@@ -2423,7 +2423,7 @@ type UiTransactionStatusMeta struct {
 
 func (v *UiTransactionStatusMeta) UnmarshalJSON(data []byte) error {
 	type plain UiTransactionStatusMeta
-	return decodeExact(data, (*plain)(v), "err", "status", "fee", "preBalances", "postBalances", "innerInstructions", "logMessages", "preTokenBalances", "postTokenBalances", "rewards", "loadedAddresses", "returnData", "computeUnitsConsumed", "costUnits")
+	return decodeExact(data, (*plain)(v), v, "err", "status", "fee", "preBalances", "postBalances", "innerInstructions", "logMessages", "preTokenBalances", "postTokenBalances", "rewards", "loadedAddresses", "returnData", "computeUnitsConsumed", "costUnits")
 }
 
 // UiTransactionTokenBalance: The balance of one token account touched by the transaction, before or after it ran.
@@ -2437,7 +2437,7 @@ type UiTransactionTokenBalance struct {
 
 func (v *UiTransactionTokenBalance) UnmarshalJSON(data []byte) error {
 	type plain UiTransactionTokenBalance
-	return decodeExact(data, (*plain)(v), "accountIndex", "mint", "owner", "programId", "uiTokenAmount")
+	return decodeExact(data, (*plain)(v), v, "accountIndex", "mint", "owner", "programId", "uiTokenAmount")
 }
 
 // Version: Software version of the node. node-core is the key the specification names; solana-core carries the same value for existing clients, which read that key.
@@ -2449,7 +2449,7 @@ type Version struct {
 
 func (v *Version) UnmarshalJSON(data []byte) error {
 	type plain Version
-	return decodeExact(data, (*plain)(v), "solana-core", "node-core", "feature-set")
+	return decodeExact(data, (*plain)(v), v, "solana-core", "node-core", "feature-set")
 }
 
 // VoteAccountInfo: One vote account as reported by getVoteAccounts.
@@ -2466,7 +2466,7 @@ type VoteAccountInfo struct {
 
 func (v *VoteAccountInfo) UnmarshalJSON(data []byte) error {
 	type plain VoteAccountInfo
-	return decodeExact(data, (*plain)(v), "votePubkey", "nodePubkey", "activatedStake", "epochVoteAccount", "commission", "lastVote", "rootSlot", "epochCredits")
+	return decodeExact(data, (*plain)(v), v, "votePubkey", "nodePubkey", "activatedStake", "epochVoteAccount", "commission", "lastVote", "rootSlot", "epochCredits")
 }
 
 // VoteAccountStatus: All vote accounts of the bank, split by whether they vote recently enough.
@@ -2477,7 +2477,7 @@ type VoteAccountStatus struct {
 
 func (v *VoteAccountStatus) UnmarshalJSON(data []byte) error {
 	type plain VoteAccountStatus
-	return decodeExact(data, (*plain)(v), "current", "delinquent")
+	return decodeExact(data, (*plain)(v), v, "current", "delinquent")
 }
 
 type VoteSubscribeNotification = RpcVote

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -244,8 +245,9 @@ func jsonKind(data []byte) string {
 // name exactly (keys lists them): encoding/json also takes a key that matches a field ignoring case, so
 // {"COMMITMENT":"processed"} would set Commitment, where the reference ignores it as an unknown key. Keys that
 // match no field exactly are renamed out of reach ('#' is no field's first character) before decoding; the data
-// is copied only then.
-func decodeExact(data []byte, dst any, keys ...string) error {
+// is copied only then. dst is a defined copy of named's type without its UnmarshalJSON; a type error of dst itself
+// is reported under named's type, as encoding/json would name it.
+func decodeExact(data []byte, dst, named any, keys ...string) error {
 	var renamed []byte
 	done := 0 // data[:done] is in renamed
 	i := skipJSONSpace(data, 0)
@@ -274,7 +276,12 @@ func decodeExact(data []byte, dst any, keys ...string) error {
 	if renamed != nil {
 		data = append(renamed, data[done:]...)
 	}
-	return json.Unmarshal(data, dst)
+	err := json.Unmarshal(data, dst)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Type == reflect.TypeOf(dst).Elem() {
+		te.Type = reflect.TypeOf(named).Elem()
+	}
+	return err
 }
 
 // exactKey reports whether the quoted JSON string raw spells one of keys.
@@ -362,7 +369,7 @@ func commitmentOf(list []json.RawMessage) string {
 	var c struct {
 		Commitment string `json:"commitment"`
 	}
-	if decodeExact(list[len(list)-1], &c, "commitment") != nil {
+	if decodeExact(list[len(list)-1], &c, &c, "commitment") != nil {
 		return ""
 	}
 	return c.Commitment

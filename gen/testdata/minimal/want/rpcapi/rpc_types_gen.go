@@ -23,7 +23,7 @@ type Config struct {
 
 func (v *Config) UnmarshalJSON(data []byte) error {
 	type plain Config
-	return decodeExact(data, (*plain)(v), "commitment", "limit")
+	return decodeExact(data, (*plain)(v), v, "commitment", "limit")
 }
 
 type CountSubscribeNotification struct {
@@ -33,7 +33,7 @@ type CountSubscribeNotification struct {
 
 func (v *CountSubscribeNotification) UnmarshalJSON(data []byte) error {
 	type plain CountSubscribeNotification
-	return decodeExact(data, (*plain)(v), "count", "note")
+	return decodeExact(data, (*plain)(v), v, "count", "note")
 }
 
 type CountSubscribeResult = uint64
@@ -90,7 +90,7 @@ type Item struct {
 
 func (v *Item) UnmarshalJSON(data []byte) error {
 	type plain Item
-	return decodeExact(data, (*plain)(v), "key", "amount", "note", "pair")
+	return decodeExact(data, (*plain)(v), v, "key", "amount", "note", "pair")
 }
 
 type Pubkey = string
