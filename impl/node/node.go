@@ -20,8 +20,10 @@ import (
 	"ledgerd/impl/health"
 	"ledgerd/impl/jsonrpc"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/programs"
 	"ledgerd/impl/pubsub"
 	"ledgerd/impl/rpc"
+	"ledgerd/impl/runtime"
 	"ledgerd/impl/snapshot"
 )
 
@@ -53,6 +55,10 @@ type Config struct {
 	// before serving (see ledger.Config).
 	ExpectedGenesisHash *[32]byte
 	VerifyLedger        bool
+
+	// Programs are the program modules the node runs (genesis creates their accounts on a new ledger); nil is
+	// every module ledgerd ships (impl/programs). The loaders run deployed programs through the same list.
+	Programs []runtime.Module
 
 	// PubSub configures the subscriptions (limits, and which unstable ones are off).
 	PubSub pubsub.Config
@@ -107,8 +113,13 @@ func Start(cfg Config) (*Node, error) {
 	if err := prepareCluster(&cfg); err != nil {
 		return nil, err
 	}
+	modules := cfg.Programs
+	if modules == nil {
+		modules = programs.All()
+	}
 	l, err := ledger.Open(ledger.Config{
-		Dir: cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
+		Programs: runtime.NewRegistry(modules...),
+		Dir:      cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
 		AirdropPerTimeCap: cfg.AirdropPerTimeCap, AirdropTimeSlice: cfg.AirdropTimeSlice,
 		Logger: cfg.Logger, Now: cfg.Now, ExpectedGenesisHash: cfg.ExpectedGenesisHash, VerifyLedger: cfg.VerifyLedger,
