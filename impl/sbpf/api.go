@@ -335,9 +335,10 @@ func (vm *VM) Translate(addr, n uint64, access AccessType) ([]byte, error) {
 	return vm.translate(addr, n, access)
 }
 
-// Release hands the VM's stack and heap back for reuse by later VMs (cleared as far as they were
-// written). Call it once the results are read and nothing holds bytes from Translate; afterwards
-// Run and Translate fail. Not calling it is fine: the memory is then collected as usual.
+// Release hands the VM, with its stack and heap (cleared as far as they were written), back for
+// reuse by a later NewVM. Call it once the results are read and nothing holds bytes from
+// Translate, and do not use the VM afterwards (it may already serve another execution). Not
+// calling it is fine: the memory is then collected as usual.
 func (vm *VM) Release() { vm.release() }
 
 // Consume charges a syscall's compute units (ErrComputationalBudgetExceeded when short; the
@@ -364,8 +365,8 @@ func (vm *VM) Loader() *Loader { return vm.loader }
 func (vm *VM) Used() uint64 { return vm.used }
 
 // CallDepth is the current BPF-to-BPF call depth (0 in the entry function).
-func (vm *VM) CallDepth() int { return vm.depth }
+func (vm *VM) CallDepth() int { return vm.st.depth }
 
 // Register returns register r (0..10) as the program sees it; inside a syscall r1..r5 are the
 // arguments.
-func (vm *VM) Register(r int) uint64 { return vm.reg[r&15] }
+func (vm *VM) Register(r int) uint64 { return vm.st.reg[r&15] }

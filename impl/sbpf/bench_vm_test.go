@@ -62,3 +62,23 @@ func BenchmarkInterpreterMemory(b *testing.B) {
 		vi(OpADD64R, 0, 3, 0, 0),
 	)
 }
+
+// BenchmarkVMSetup is the fixed cost of one execution: a VM for a two-instruction program with a
+// small input region, run and released.
+func BenchmarkVMSetup(b *testing.B) {
+	loader := NewLoader(DefaultConfig())
+	exe := NewExecutableFromText(vmText(vi(OpMOV64I, 0, 0, 0, 0), vexit()), V0, nil)
+	input := make([]byte, 1024)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		vm, err := NewVM(exe, loader, Params{Input: []Region{{VMAddr: MMInputStart, Data: input, Writable: true}},
+			Meter: &Meter{Remaining: 1000}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := vm.Run(); err != nil {
+			b.Fatal(err)
+		}
+		vm.Release()
+	}
+}

@@ -43,36 +43,10 @@ type interp struct {
 }
 
 func (vm *VM) interpret() (uint64, error) {
-	exe := vm.exe
-	cfg := &vm.loader.Config
-	version := exe.Version
-	st := &interp{
-		reg:        vm.reg,
-		pc:         vm.pc,
-		remaining:  vm.meter.Remaining,
-		depth:      vm.depth,
-		prog:       exe.program(),
-		frames:     vm.frames,
-		maxDepth:   cfg.MaxCallDepth,
-		manualBump: version.ManualStackFrameBump(),
-		frameBump:  uint64(cfg.StackFrameSize),
-		textVAddr:  exe.TextVAddr,
-	}
-	if vm.mem.aligned {
-		st.regs = vm.mem.regions
-	}
-	if version.StackFrameGaps() && cfg.EnableStackFrameGaps {
-		st.frameBump *= 2
-	}
-	if version.CallxUsesSrcReg() {
-		st.callxField = 1
-	} else if version.CallxUsesDstReg() {
-		st.callxField = 2
-	}
-	defer func() {
-		vm.reg, vm.pc, vm.depth = st.reg, st.pc, st.depth
-		vm.meter.Remaining = st.remaining
-	}()
+	st := &vm.st
+	st.prog = vm.exe.program()
+	st.remaining = vm.meter.Remaining
+	defer func() { vm.meter.Remaining = st.remaining }()
 	for {
 		switch st.fast() {
 		case actExit:
@@ -140,7 +114,6 @@ func (vm *VM) call(st *interp) error {
 	fail := func(kind ErrorKind) error { return &Error{Kind: kind, PC: pc} }
 	if !static || src == 0 {
 		if e, ok := vm.loader.syscalls[key]; ok {
-			vm.reg, vm.pc, vm.depth = st.reg, pc, st.depth
 			vm.meter.Remaining = st.remaining
 			v, err := e.Fn(vm, st.reg[1], st.reg[2], st.reg[3], st.reg[4], st.reg[5])
 			st.remaining = vm.meter.Remaining

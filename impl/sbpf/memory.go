@@ -62,48 +62,62 @@ type memory struct {
 	frameSize    int64
 }
 
-func newMemory(regions []Region, cfg *Config, version Version) (*memory, error) {
-	m := &memory{version: version, maxCallDepth: int64(cfg.MaxCallDepth), frameSize: int64(cfg.StackFrameSize)}
-	rs := make([]memRegion, 0, len(regions)+4)
+// init builds the mapping of regions into buf (reused across executions when it is large enough).
+func (m *memory) init(buf []memRegion, regions []Region, cfg *Config, version Version) error {
+	*m = memory{version: version, maxCallDepth: int64(cfg.MaxCallDepth), frameSize: int64(cfg.StackFrameSize)}
+	rs := buf[:0]
 	for _, r := range regions {
-		rs = append(rs, makeRegion(r))
+		// Insertion by address, stable: there are a handful of regions.
+		mr := makeRegion(r)
+		k := len(rs)
+		rs = append(rs, mr)
+		for k > 0 && rs[k-1].vmAddr > mr.vmAddr {
+			rs[k] = rs[k-1]
+			k--
+		}
+		rs[k] = mr
 	}
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].vmAddr < rs[j].vmAddr })
 	m.aligned = true
 	for i := 1; i < len(rs); i++ {
 		if rs[i].vmAddr>>VirtualAddressBits == rs[i-1].vmAddr>>VirtualAddressBits {
 			m.aligned = false
 		}
 	}
-	if m.aligned {
-		// Fill the missing slots with empty regions so that slot i is regions[i].
-		var out []memRegion
-		for _, r := range rs {
-			slot := r.vmAddr >> VirtualAddressBits
-			if slot > 64 {
-				return nil, &Error{Kind: ErrInvalidMemoryRegion, Index: len(out)}
-			}
-			for uint64(len(out)) < slot {
-				out = append(out, makeRegion(Region{VMAddr: uint64(len(out)) * RegionSize}))
-			}
-			out = append(out, r)
-		}
-		// A region running past its slot would be reachable only through the next slot's index.
-		for i := range out {
-			if out[i].end > uint64(i+1)*RegionSize {
-				return nil, &Error{Kind: ErrInvalidMemoryRegion, Index: i}
+	if !m.aligned {
+		for i := 1; i < len(rs); i++ {
+			if rs[i-1].end > rs[i].vmAddr {
+				return &Error{Kind: ErrInvalidMemoryRegion, Index: i}
 			}
 		}
-		m.regions = out
-		return m, nil
+		m.regions = rs
+		return nil
 	}
-	for i := 1; i < len(rs); i++ {
-		if rs[i-1].end > rs[i].vmAddr {
-			return nil, &Error{Kind: ErrInvalidMemoryRegion, Index: i}
+	// Slot i must be regions[i]: insert empty regions into the missing slots (from the back, in
+	// place).
+	last := rs[len(rs)-1].vmAddr >> VirtualAddressBits
+	if last > 64 {
+		return &Error{Kind: ErrInvalidMemoryRegion, Index: len(rs) - 1}
+	}
+	n := len(rs)
+	for len(rs) < int(last)+1 {
+		rs = append(rs, memRegion{})
+	}
+	for i, k := n-1, len(rs)-1; k >= 0; k-- {
+		if i >= 0 && rs[i].vmAddr>>VirtualAddressBits == uint64(k) {
+			rs[k] = rs[i]
+			i--
+		} else {
+			rs[k] = makeRegion(Region{VMAddr: uint64(k) * RegionSize})
+		}
+	}
+	// A region running past its slot would be reachable only through the next slot's index.
+	for i := range rs {
+		if rs[i].end > uint64(i+1)*RegionSize {
+			return &Error{Kind: ErrInvalidMemoryRegion, Index: i}
 		}
 	}
 	m.regions = rs
-	return m, nil
+	return nil
 }
 
 // find is the region an address belongs to for translation, or nil.

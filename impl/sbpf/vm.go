@@ -14,19 +14,18 @@ type VM struct {
 
 	exe    *Executable
 	loader *Loader
-	mem    *memory
 	meter  *Meter
-
-	reg    [16]uint64 // r0..r10; synced with the interpreter's copy around syscalls
-	pc     uint64
-	depth  int
-	frames []callFrame
+	mem    memory
+	st     interp // registers, pc, call depth and the interpreter's view of the program
 	used   uint64
 	ran    bool
 
-	// stack and heap come from pools and go back, cleared, on Release.
+	// stack and heap are pooled buffers, handed back cleared on Release; regionBuf and frameBuf
+	// back the memory map and the call frames, so that a pooled VM allocates nothing.
 	stack, heap []byte
 	released    bool
+	regionBuf   [6]memRegion
+	frameBuf    [64]callFrame
 }
 
 // callFrame is what call/callx save and exit restores.
@@ -36,6 +35,9 @@ type callFrame struct {
 	ret   uint64    // instruction to resume at
 }
 
+// vmPool recycles released VMs with their stack and heap.
+var vmPool sync.Pool
+
 func newVM(exe *Executable, loader *Loader, p Params) (*VM, error) {
 	if exe == nil || loader == nil {
 		return nil, errors.New("sbpf: NewVM needs an executable and a loader")
@@ -44,7 +46,7 @@ func newVM(exe *Executable, loader *Loader, p Params) (*VM, error) {
 		return nil, errors.New("sbpf: NewVM needs a compute meter")
 	}
 	cfg := &loader.Config
-	if cfg.MaxCallDepth < 1 || cfg.StackFrameSize < 1 {
+	if cfg.MaxCallDepth < 1 || cfg.StackFrameSize < 1 || cfg.MaxCallDepth > 1<<16 || cfg.StackFrameSize > 1<<20 {
 		return nil, fmt.Errorf("sbpf: invalid config: max call depth %d, stack frame size %d", cfg.MaxCallDepth, cfg.StackFrameSize)
 	}
 	heapSize := p.HeapSize
@@ -54,7 +56,6 @@ func newVM(exe *Executable, loader *Loader, p Params) (*VM, error) {
 	if heapSize < 0 || heapSize > MaxHeapSize {
 		return nil, fmt.Errorf("sbpf: invalid heap size %d", heapSize)
 	}
-	stack := getBuffer(cfg.StackSize())
 	var gap uint64
 	if exe.Version.StackFrameGaps() && cfg.EnableStackFrameGaps {
 		gap = uint64(cfg.StackFrameSize)
@@ -62,29 +63,66 @@ func newVM(exe *Executable, loader *Loader, p Params) (*VM, error) {
 			return nil, fmt.Errorf("sbpf: stack frame size %d is not a power of two", gap)
 		}
 	}
-	heap := getBuffer(heapSize)
-	regions := make([]Region, 0, 3+len(p.Input))
-	regions = append(regions,
-		Region{VMAddr: exe.ROVAddr, Data: exe.RO},
-		Region{VMAddr: MMStackStart, Data: stack, Writable: true, GapSize: gap},
-		Region{VMAddr: MMHeapStart, Data: heap, Writable: true},
-	)
-	regions = append(regions, p.Input...)
-	mem, err := newMemory(regions, cfg, exe.Version)
-	if err != nil {
-		putBuffer(stack, 0)
-		putBuffer(heap, 0)
+
+	vm, _ := vmPool.Get().(*VM)
+	if vm == nil {
+		vm = new(VM)
+	}
+	if len(vm.stack) != cfg.StackSize() {
+		putBuffer(vm.stack, 0)
+		vm.stack = getBuffer(cfg.StackSize())
+	}
+	if len(vm.heap) != heapSize {
+		putBuffer(vm.heap, 0)
+		vm.heap = getBuffer(heapSize)
+	}
+	var fixed [3]Region
+	fixed[0] = Region{VMAddr: exe.ROVAddr, Data: exe.RO}
+	fixed[1] = Region{VMAddr: MMStackStart, Data: vm.stack, Writable: true, GapSize: gap}
+	fixed[2] = Region{VMAddr: MMHeapStart, Data: vm.heap, Writable: true}
+	regions := fixed[:]
+	if len(p.Input) > 0 {
+		regions = append(make([]Region, 0, 3+len(p.Input)), fixed[:]...)
+		regions = append(regions, p.Input...)
+	}
+	if err := vm.mem.init(vm.regionBuf[:0], regions, cfg, exe.Version); err != nil {
+		vm.reset()
+		vmPool.Put(vm)
 		return nil, err
 	}
-	vm := &VM{Host: p.Host, exe: exe, loader: loader, mem: mem, meter: p.Meter,
-		frames: make([]callFrame, cfg.MaxCallDepth), stack: stack, heap: heap}
-	vm.reg[1] = MMInputStart
-	if exe.Version.ManualStackFrameBump() {
-		vm.reg[10] = MMStackStart + uint64(len(stack))
-	} else {
-		vm.reg[10] = MMStackStart + uint64(cfg.StackFrameSize)
+
+	vm.Host, vm.exe, vm.loader, vm.meter = p.Host, exe, loader, p.Meter
+	vm.used, vm.ran, vm.released = 0, false, false
+	frames := vm.frameBuf[:]
+	if cfg.MaxCallDepth > len(frames) {
+		frames = make([]callFrame, cfg.MaxCallDepth)
 	}
-	vm.pc = exe.EntryPC
+	st := &vm.st
+	*st = interp{
+		pc:         exe.EntryPC,
+		frames:     frames,
+		maxDepth:   cfg.MaxCallDepth,
+		manualBump: exe.Version.ManualStackFrameBump(),
+		frameBump:  uint64(cfg.StackFrameSize),
+		textVAddr:  exe.TextVAddr,
+	}
+	if vm.mem.aligned {
+		st.regs = vm.mem.regions
+	}
+	if gap != 0 {
+		st.frameBump *= 2
+	}
+	if exe.Version.CallxUsesSrcReg() {
+		st.callxField = 1
+	} else if exe.Version.CallxUsesDstReg() {
+		st.callxField = 2
+	}
+	st.reg[1] = MMInputStart
+	if exe.Version.ManualStackFrameBump() {
+		st.reg[10] = MMStackStart + uint64(len(vm.stack))
+	} else {
+		st.reg[10] = MMStackStart + uint64(cfg.StackFrameSize)
+	}
 	return vm, nil
 }
 
@@ -97,22 +135,32 @@ func (vm *VM) translate(addr, n uint64, access AccessType) ([]byte, error) {
 
 var errReleased = errors.New("sbpf: the VM was released")
 
+// release clears what the execution wrote to the stack and heap and pools the VM.
 func (vm *VM) release() {
 	if vm.released {
 		return
 	}
-	vm.released = true
+	vm.reset()
+	vmPool.Put(vm)
+}
+
+// reset leaves the VM holding only its (zeroed) stack and heap buffers.
+func (vm *VM) reset() {
 	for i := range vm.mem.regions {
 		r := &vm.mem.regions[i]
-		switch {
-		case len(r.data) == 0:
-		case &r.data[0] == &vm.stack[0]:
-			putBuffer(vm.stack, r.dirty)
-		case len(vm.heap) > 0 && &r.data[0] == &vm.heap[0]:
-			putBuffer(vm.heap, r.dirty)
+		if len(r.data) == 0 || r.dirty == 0 {
+			continue
+		}
+		if (len(vm.stack) > 0 && &r.data[0] == &vm.stack[0]) || (len(vm.heap) > 0 && &r.data[0] == &vm.heap[0]) {
+			clear(r.data[:min(r.dirty, uint64(len(r.data)))])
 		}
 	}
-	vm.stack, vm.heap, vm.mem = nil, nil, nil
+	// Drop every reference to the caller's data so a pooled VM retains nothing.
+	vm.regionBuf = [6]memRegion{}
+	vm.mem = memory{}
+	vm.st = interp{}
+	vm.Host, vm.exe, vm.loader, vm.meter = nil, nil, nil, nil
+	vm.released = true
 }
 
 // Buffers are pooled by size (the stack's and the usual heap sizes); a pooled buffer is all zero.
@@ -130,15 +178,12 @@ func getBuffer(n int) []byte {
 	return make([]byte, n)
 }
 
-// putBuffer clears the first dirty bytes of b (the rest was never written) and pools it.
+// putBuffer pools a buffer that is all zero.
 func putBuffer(b []byte, dirty uint64) {
 	if len(b) == 0 {
 		return
 	}
-	if dirty > uint64(len(b)) {
-		dirty = uint64(len(b))
-	}
-	clear(b[:dirty])
+	clear(b[:min(dirty, uint64(len(b)))])
 	p, _ := bufferPools.LoadOrStore(len(b), &sync.Pool{})
 	p.(*sync.Pool).Put(&b)
 }
@@ -147,11 +192,11 @@ func putBuffer(b []byte, dirty uint64) {
 var errAlreadyRan = errors.New("sbpf: a VM runs once")
 
 func (vm *VM) run() (uint64, error) {
-	if vm.ran {
-		return 0, errAlreadyRan
-	}
 	if vm.released {
 		return 0, errReleased
+	}
+	if vm.ran {
+		return 0, errAlreadyRan
 	}
 	vm.ran = true
 	start := vm.meter.Remaining
