@@ -545,3 +545,30 @@ func TestReleasedMemoryIsZeroForTheNextVM(t *testing.T) {
 		res.vm.Release()
 	}
 }
+
+func TestPooledVMsFollowEachExecutionsShape(t *testing.T) {
+	// Not parallel: it checks what the pool hands to the next VM.
+	big := vmRun(t, vmOpts{heapSize: 64 * 1024},
+		vld(1, MMHeapStart+60*1024),
+		vi(OpSTDW, 1, 0, 0, -1),
+		vexit())
+	if big.err != nil {
+		t.Fatal(big.err)
+	}
+	big.vm.Release()
+	// The next VM has the default heap: the old heap's end is unmapped now.
+	res := vmRun(t, vmOpts{}, vld(1, MMHeapStart+60*1024), vi(OpLDXDW, 0, 1, 0, 0), vexit())
+	e := vmWantKind(t, res.err, ErrAccessViolation, 2)
+	if e.Region != "unallocated" {
+		t.Errorf("region = %q", e.Region)
+	}
+	res.vm.Release()
+	// A v1 program after a v0 one: no gaps, r10 at the top of the stack.
+	res = vmRun(t, vmOpts{version: V1}, vi(OpSTDW, 10, 0, -4096-8, 7), vi(OpLDXDW, 0, 10, -4096-8, 0), vexit())
+	if res.err != nil || res.r0 != 7 {
+		t.Fatalf("v1 after v0: r0 = %d, err = %v", res.r0, res.err)
+	}
+	res.vm.Release()
+	res = vmRun(t, vmOpts{}, vi(OpSTDW, 10, 0, -4096-8, 7), vexit())
+	vmWantKind(t, res.err, ErrStackAccessViolation, 0)
+}
