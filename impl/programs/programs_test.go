@@ -45,9 +45,7 @@ var (
 var knownGaps = []string{
 	"bpf-loader-deprecated: execution",
 	"bpf-loader: execution",
-	"bpf-loader: instruction parser (bpf-loader)",
 	"bpf-upgradeable-loader: execution",
-	"bpf-upgradeable-loader: instruction parser (bpf-upgradeable-loader)",
 	"config: execution",
 	"ed25519: execution",
 	"loader-v4: execution",
