@@ -295,6 +295,10 @@ type Params struct {
 	Meter *Meter
 	// Host is the runtime's context, handed to syscalls through VM.Host.
 	Host any
+	// R2 is r2 at entry: 0, or with SIMD-0321 (provide_instruction_data_offset_in_vm_r2, on in
+	// LiteSVM's all-features set) MMInputStart plus the offset of the instruction data in the
+	// input.
+	R2 uint64
 }
 
 // Meter holds the compute units left. The interpreter charges one unit per instruction; syscalls

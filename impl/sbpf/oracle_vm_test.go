@@ -56,6 +56,8 @@ var vmOracleCases = []struct{ name, asm string }{
 	{"signed and unsigned jumps", "mov64 r1, -1\nmov64 r0, 0\njgt r1, 5, a\nadd64 r0, 1\na:\njsgt r1, 5, b\nadd64 r0, 2\nb:\njset r1, 8, c\nadd64 r0, 4\nc:\n" + fold},
 	{"r10 at entry", "mov64 r0, r10\n" + fold},
 	{"r1 at entry", "mov64 r0, r1\n" + fold},
+	{"r2 at entry", "mov64 r0, r2\n" + fold},
+	{"r0 and r3-r9 at entry", "or64 r0, r3\nor64 r0, r4\nor64 r0, r5\nor64 r0, r6\nor64 r0, r7\nor64 r0, r8\nor64 r0, r9\n" + fold},
 	{"stack frame bump", "mov64 r6, r10\ncall f\nsub64 r0, r6\n" + fold + "f:\nmov64 r0, r10\nexit"},
 	{"callee-saved registers", "mov64 r6, 1\nmov64 r7, 2\nmov64 r8, 3\nmov64 r9, 4\ncall f\nadd64 r0, r6\nadd64 r0, r7\nadd64 r0, r8\nadd64 r0, r9\n" + fold +
 		"f:\nmov64 r6, 100\nmov64 r7, 100\nmov64 r8, 100\nmov64 r9, 100\nmov64 r0, 0\nexit"},
@@ -203,7 +205,8 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 		copy(input[16:], ids[i][:])
 		meter := &sbpf.Meter{Remaining: budget}
 		var logs []string
-		vm, err := sbpf.NewVM(exe, loader, sbpf.Params{Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}}, Meter: meter, Host: &logs})
+		vm, err := sbpf.NewVM(exe, loader, sbpf.Params{Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}}, Meter: meter, Host: &logs,
+			R2: sbpf.MMInputStart + 16}) // LiteSVM has SIMD-0321 on: r2 points at the instruction data
 		if err != nil {
 			t.Fatal(err)
 		}

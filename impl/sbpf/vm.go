@@ -118,6 +118,7 @@ func newVM(exe *Executable, loader *Loader, p Params) (*VM, error) {
 		st.callxField = 2
 	}
 	st.reg[1] = MMInputStart
+	st.reg[2] = p.R2
 	if exe.Version.ManualStackFrameBump() {
 		st.reg[10] = MMStackStart + uint64(len(vm.stack))
 	} else {
