@@ -24,10 +24,11 @@ import (
 //     the block of slot 0, whose previous blockhash it is), and against --expected-genesis-hash;
 //   - the slot record (SlotRecordFile): the newest confirmed slot and its blockhash, written beside the store
 //     at every slot (so at every root, finalized trailing confirmed) through a synced temporary file and a
-//     rename. Pebble replays a damaged newest write-ahead log only up to the damage and opens without an error
-//     (a damaged manifest can also silently drop a table), so a store can come back older than what it reported
-//     confirmed and finalized; the record, a separate file, survives that, and a store whose newest slot is
-//     behind it, or whose block at the recorded slot has another hash, is refused;
+//     rename. Pebble takes a newest write-ahead log that ends early (truncated, emptied, removed) for a clean
+//     end and opens without an error (a damaged manifest can also silently drop a table), so a store can come
+//     back older than what it reported confirmed and finalized; the record, a separate file, survives that, and
+//     a store whose newest slot is behind it, or whose block at the recorded slot has another hash, is refused.
+//     (Flipped bytes before valid records make pebble refuse to open: store.IsCorruption;)
 //   - the hash chain of the blocks a start replays (each block's previous blockhash is its parent's hash, and
 //     its own hash is recomputed from its parent's and its transactions' signatures);
 //   - with Config.VerifyLedger, the checksum of every block of every table of the store.
