@@ -32,6 +32,7 @@ const fold = `
 // oracleCase is a program as assembly text (v0), or as bytecode with its version.
 type oracleCase struct {
 	name, asm string
+	heap      uint32 // a RequestHeapFrame size, 0 for the default heap
 	text      []byte
 	calls     []sbpf.AsmCall
 	version   sbpf.Version
@@ -78,6 +79,9 @@ var vmOracleCases = []struct{ name, asm string }{
 	{"past the heap", "lddw r1, 0x300008000\nldxb r0, [r1+0]\nexit"},
 	{"heap round trip", "lddw r1, 0x300000100\nstdw [r1+0], -7\nldxdw r0, [r1+0]\n" + fold},
 	{"input header", "ldxdw r0, [r1+0]\nldxdw r2, [r1+8]\nadd64 r0, r2\nadd64 r0, 11\n" + fold},
+	{"input end", "ldxb r0, [r1+47]\nadd64 r0, 1\n" + fold},
+	{"past the input", "ldxb r0, [r1+48]\nexit"},
+	{"write the input header", "stdw [r1+0], 5\nldxdw r0, [r1+0]\n" + fold},
 	{"above all regions", "lddw r1, 0x500000000\nldxb r0, [r1+0]\nexit"},
 	{"divide by zero", "mov64 r2, 0\nmov64 r0, 1\ndiv64 r0, r2\nexit"},
 	{"mod32 by a zero low half", "lddw r2, 0x100000000\nmov64 r0, 1\nmod32 r0, r2\nexit"},
@@ -134,6 +138,14 @@ func TestOracleVM(t *testing.T) {
 	for _, c := range vmOracleCases {
 		cases = append(cases, oracleCase{name: c.name, asm: c.asm})
 	}
+	// A requested heap frame maps that much heap (the runtime charges its cost before the VM).
+	for _, heap := range []uint32{64 * 1024, 256 * 1024} {
+		cases = append(cases,
+			oracleCase{name: fmt.Sprintf("heap %d end", heap), heap: heap,
+				asm: fmt.Sprintf("lddw r1, %#x\nstdw [r1+0], 3\nldxdw r0, [r1+0]\n", sbpf.MMHeapStart+uint64(heap)-8) + fold},
+			oracleCase{name: fmt.Sprintf("heap %d past", heap), heap: heap,
+				asm: fmt.Sprintf("lddw r1, %#x\nldxb r0, [r1+0]\nexit", sbpf.MMHeapStart+uint64(heap))})
+	}
 	compareWithOracle(t, cases)
 }
 
@@ -159,8 +171,12 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 		ids[i] = core.KeypairFromSeed(seed).PublicKey()
 		elfs[i] = elf
 		sc.Programs = append(sc.Programs, realelf.Program{ID: ids[i], Loader: core.BPFLoaderProgramID, ELF: elf, SHA256: sha256.Sum256(elf)})
-		sc.Steps = append(sc.Steps, realelf.Step{Name: c.name, Payer: payer,
-			Instructions: []core.Instruction{{ProgramID: ids[i]}}})
+		ixs := []core.Instruction{{ProgramID: ids[i]}}
+		if c.heap != 0 {
+			data := binary.LittleEndian.AppendUint32([]byte{1}, c.heap)
+			ixs = append([]core.Instruction{{ProgramID: core.ComputeBudgetProgramID, Data: data}}, ixs...)
+		}
+		sc.Steps = append(sc.Steps, realelf.Step{Name: c.name, Payer: payer, Instructions: ixs})
 	}
 	results := realelf.LiteSVM(t).Run(sc)[0]
 
@@ -175,7 +191,7 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 		failed := ""
 		var refLogs []string
 		for _, l := range res.Logs {
-			if !strings.HasPrefix(l, "Program "+id+" ") {
+			if !strings.HasPrefix(l, "Program "+id+" ") && !strings.HasPrefix(l, "Program "+core.ComputeBudgetProgramID.String()+" ") {
 				refLogs = append(refLogs, l)
 			}
 			if rest, ok := strings.CutPrefix(l, "Program "+id+" consumed "); ok {
@@ -205,7 +221,7 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 		copy(input[16:], ids[i][:])
 		meter := &sbpf.Meter{Remaining: budget}
 		var logs []string
-		vm, err := sbpf.NewVM(exe, loader, sbpf.Params{Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}}, Meter: meter, Host: &logs,
+		vm, err := sbpf.NewVM(exe, loader, sbpf.Params{HeapSize: int(c.heap), Input: []sbpf.Region{{VMAddr: sbpf.MMInputStart, Data: input, Writable: true}}, Meter: meter, Host: &logs,
 			R2: sbpf.MMInputStart + 16}) // LiteSVM has SIMD-0321 on: r2 points at the instruction data
 		if err != nil {
 			t.Fatal(err)
@@ -238,16 +254,22 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 		if runErr != nil && !syscallErr {
 			wantTx = budget
 		}
-		if res.ComputeUnits != wantTx {
+		// (With a compute-budget instruction the transaction's units include its own cost and the
+		// heap's; that is the runtime's accounting, not the VM's.)
+		if c.heap == 0 && res.ComputeUnits != wantTx {
 			t.Errorf("%s: transaction units %d, want %d", c.name, res.ComputeUnits, wantTx)
 		}
 		var wantErr any = nil
+		ix := 0
+		if c.heap != 0 {
+			ix = 1
+		}
 		if r0 != 0 && runErr == nil {
-			wantErr = map[string]any{"InstructionError": []any{0, map[string]any{"Custom": r0}}}
+			wantErr = map[string]any{"InstructionError": []any{ix, map[string]any{"Custom": r0}}}
 		} else if errors.Is(runErr, sbpf.ErrComputationalBudgetExceeded) {
-			wantErr = map[string]any{"InstructionError": []any{0, "ComputationalBudgetExceeded"}}
+			wantErr = map[string]any{"InstructionError": []any{ix, "ComputationalBudgetExceeded"}}
 		} else if runErr != nil {
-			wantErr = map[string]any{"InstructionError": []any{0, "ProgramFailedToComplete"}}
+			wantErr = map[string]any{"InstructionError": []any{ix, "ProgramFailedToComplete"}}
 		}
 		want, _ := json.Marshal(wantErr)
 		var got any
