@@ -158,7 +158,9 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 	for i, c := range cases {
 		var elf []byte
 		var err error
-		if c.text != nil {
+		if c.version >= sbpf.V3 {
+			elf = v3ELF(c.text)
+		} else if c.text != nil {
 			elf, _, err = sbpftest.Program{Flags: uint32(c.version)}.BuildAssembly(&sbpf.Assembly{Text: c.text, Calls: c.calls})
 		} else {
 			elf, err = sbpftest.ELF("entrypoint:\n"+c.asm, nil)
@@ -181,7 +183,7 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 	results := realelf.LiteSVM(t).Run(sc)[0]
 
 	cfg := sbpf.DefaultConfig()
-	cfg.MaxVersion = sbpf.V2 // LiteSVM, every feature on, runs v1 and v2 programs too
+	cfg.MaxVersion = sbpf.V3 // LiteSVM, every feature on, runs v1, v2 and v3 programs too
 	loader := sbpf.NewLoader(cfg)
 	oracleSyscalls(t, loader)
 	for i, c := range cases {
@@ -281,8 +283,7 @@ func compareWithOracle(t *testing.T, cases []oracleCase) {
 	}
 }
 
-// TestOracleVMRandom compares random verified programs of v0, v1 and v2 (LiteSVM runs all
-// three): every ALU operation of the version with random operands, forward jumps, loads and stores
+// TestOracleVMRandom compares random verified programs of v0 to v3 (LiteSVM runs them all): every ALU operation of the version with random operands, forward jumps, loads and stores
 // around the stack frame (gaps, straddles, frame moves, other regions), each ending by folding r0
 // into the outcome.
 func TestOracleVMRandom(t *testing.T) {
@@ -291,7 +292,7 @@ func TestOracleVMRandom(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(12, 34))
 	var cases []oracleCase
-	for _, v := range []sbpf.Version{sbpf.V0, sbpf.V1, sbpf.V2} {
+	for _, v := range []sbpf.Version{sbpf.V0, sbpf.V1, sbpf.V2, sbpf.V3} {
 		for made := 0; made < 200; {
 			text, calls := randomProgram(rng, v)
 			if sbpf.Verify(sbpf.NewExecutableFromText(text, v, nil), nil) != nil {
@@ -358,6 +359,10 @@ func randomProgram(rng *rand.Rand, v sbpf.Version) ([]byte, []sbpf.AsmCall) {
 	divImm := map[byte]bool{0x34: true, 0x94: true, 0x37: true, 0x97: true, 0x46: true, 0x56: true, 0x66: true, 0x76: true,
 		0xc6: true, 0xd6: true, 0xe6: true, 0xf6: true}
 	jumps := []byte{0x05, 0x15, 0x25, 0x35, 0x45, 0x55, 0x65, 0x75, 0xa5, 0xb5, 0xc5, 0xd5}
+	v3 := v >= sbpf.V3
+	if v3 {
+		jumps = append(jumps, 0x16, 0x26, 0x36, 0x46, 0x56, 0x66, 0x76, 0xa6, 0xb6, 0xc6, 0xd6) // JMP32
+	}
 	genBody := func(n int) {
 		for i := 0; i < n; i++ {
 			dst, src := uint8(rng.IntN(10)), uint8(rng.IntN(11))
@@ -396,7 +401,11 @@ func randomProgram(rng *rand.Rand, v sbpf.Version) ([]byte, []sbpf.AsmCall) {
 						pc uint64
 						fn int
 					}{uint64(len(out) / 8), fn})
-					emit(sbpf.OpCALL, 0, 0, 0, -1)
+					if v3 {
+						emit(sbpf.OpCALL, 0, 1, 0, 0) // src=1: relative, patched below
+					} else {
+						emit(sbpf.OpCALL, 0, 0, 0, -1)
+					}
 					break
 				}
 				reg := uint8(rng.IntN(10))
@@ -410,6 +419,10 @@ func randomProgram(rng *rand.Rand, v sbpf.Version) ([]byte, []sbpf.AsmCall) {
 					emit(sbpf.OpMOV32I, reg, 0, 0, 0)
 					emit(sbpf.OpHOR64I, reg, 0, 0, 0)
 					emit(sbpf.OpCALLX, 0, reg, 0, 0)
+				} else if v3 {
+					emit(sbpf.OpLDDW, reg, 0, 0, 0)
+					emit(0, 0, 0, 0, 0)
+					emit(sbpf.OpCALLX, reg, 0, 0, 0)
 				} else {
 					emit(sbpf.OpLDDW, reg, 0, 0, 0)
 					emit(0, 0, 0, 0, 0)
@@ -474,14 +487,54 @@ func randomProgram(rng *rand.Rand, v sbpf.Version) ([]byte, []sbpf.AsmCall) {
 		emit(sbpf.OpEXIT, 0, 0, 0, 0)
 	}
 	for _, c := range callSites {
+		if v3 {
+			binary.LittleEndian.PutUint32(out[c.pc*8+4:], uint32(int32(int64(starts[c.fn])-int64(c.pc)-1)))
+			continue
+		}
 		calls = append(calls, sbpf.AsmCall{PC: c.pc, Target: starts[c.fn]})
 		binary.LittleEndian.PutUint32(out[c.pc*8+4:], uint32(starts[c.fn]))
 	}
+	textVAddr := sbpf.MMBytecodeStart + 0x120 // where the v0-v2 ELF writer puts the text
+	if v3 {
+		textVAddr = sbpf.MMBytecodeStart
+	}
 	for _, c := range callxSites {
-		// The ELF writer puts the text at file offset and vaddr 0x120.
-		addr := sbpf.MMBytecodeStart + 0x120 + starts[c.fn]*8 + c.plus
+		addr := textVAddr + starts[c.fn]*8 + c.plus
 		binary.LittleEndian.PutUint32(out[c.pc*8+4:], uint32(addr))
 		binary.LittleEndian.PutUint32(out[c.pc*8+12:], uint32(addr>>32))
 	}
 	return out, calls
+}
+
+// v3ELF lays out a v3 program for the strict parser: the ELF header, two program headers (rodata
+// at VM address 0, then the bytecode at 0x1_0000_0000), eight bytes of rodata, the text; entry at
+// instruction 0.
+func v3ELF(text []byte) []byte {
+	rodata := []byte{1, 2, 3, 4, 5, 6, 7, 8}
+	b := make([]byte, 64+2*56)
+	copy(b, []byte{0x7f, 'E', 'L', 'F', 2, 1, 1})
+	le := binary.LittleEndian
+	le.PutUint16(b[16:], 3)   // ET_DYN
+	le.PutUint16(b[18:], 247) // EM_BPF
+	le.PutUint32(b[20:], 1)
+	le.PutUint64(b[24:], sbpf.MMBytecodeStart)
+	le.PutUint64(b[32:], 64)
+	le.PutUint32(b[48:], 3) // e_flags: v3
+	le.PutUint16(b[52:], 64)
+	le.PutUint16(b[54:], 56)
+	le.PutUint16(b[56:], 2)
+	ph := func(i int, flags uint32, offset, vaddr, size uint64) {
+		p := b[64+i*56:]
+		le.PutUint32(p[0:], 1) // PT_LOAD
+		le.PutUint32(p[4:], flags)
+		le.PutUint64(p[8:], offset)
+		le.PutUint64(p[16:], vaddr)
+		le.PutUint64(p[24:], vaddr)
+		le.PutUint64(p[32:], size)
+		le.PutUint64(p[40:], size)
+		le.PutUint64(p[48:], 8)
+	}
+	ph(0, 4, 176, 0, uint64(len(rodata)))                                      // PF_R
+	ph(1, 1, 176+uint64(len(rodata)), sbpf.MMBytecodeStart, uint64(len(text))) // PF_X
+	return append(append(b, rodata...), text...)
 }
