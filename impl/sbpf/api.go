@@ -155,7 +155,9 @@ type Config struct {
 	MinVersion, MaxVersion Version
 }
 
-// DefaultConfig is the configuration Agave runs programs with (only v0 enabled, as on mainnet).
+// DefaultConfig is the configuration Agave runs programs with on mainnet (only v0 enabled).
+// LiteSVM, with every feature on, deploys and runs v0 to v3 (MaxVersion V3); the differential
+// test against it checks all four.
 func DefaultConfig() Config {
 	return Config{
 		MaxCallDepth:         64,
