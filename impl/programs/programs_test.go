@@ -43,9 +43,6 @@ var (
 // missing piece. A gap closed or opened must change this list, so it stays the true account of
 // what ledgerd does not do yet (the README lists the same).
 var knownGaps = []string{
-	"bpf-loader-deprecated: execution",
-	"bpf-loader: execution",
-	"bpf-upgradeable-loader: execution",
 	"config: execution",
 	"ed25519: execution",
 	"loader-v4: execution",

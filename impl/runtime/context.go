@@ -73,6 +73,10 @@ type txContext struct {
 	remaining uint64 // compute units left
 	heapSize  uint32
 
+	// src is the bank's accounts, for what a program reads beyond the transaction's own
+	// (an upgradeable program's ProgramData).
+	src AccountSource
+
 	returnProgram core.Pubkey
 	returnData    []byte
 

@@ -194,6 +194,7 @@ func Execute(env *Env, src AccountSource, tx *core.Transaction, opts Options) *R
 		instructionsSysvar: -1,
 		remaining:          uint64(budget.ComputeUnitLimit),
 		heapSize:           budget.HeapSize,
+		src:                src,
 	}
 	switch {
 	case opts.LogBytesLimit == 0:

@@ -46,9 +46,14 @@ const (
 	// AccountOwner modules own accounts but are not programs (the sysvar owner): they only
 	// parse.
 	AccountOwner
+	// Deployed is how a program a Loader module runs is logged: the runtime writes "invoke"
+	// and "success"/"failed"; the loader writes "consumed" and "Program return:" itself, since
+	// the reference counts the units of the VM alone there (not those of a failed program's
+	// depleted meter) and logs nothing of the kind for a program that is not deployed.
+	Deployed
 )
 
-var kindNames = [...]string{"builtin", "on-chain", "precompile", "loader", "account-owner"}
+var kindNames = [...]string{"builtin", "on-chain", "precompile", "loader", "account-owner", "deployed"}
 
 func (k ProgramKind) String() string {
 	if int(k) < len(kindNames) {
@@ -189,5 +194,5 @@ func (r *Registry) runnerOf(id, owner core.Pubkey) (*registered, bool) {
 	if !ok || m.Kind != Loader || m.Program == nil {
 		return nil, false
 	}
-	return newRegistered(id, m.Program, OnChain), true
+	return newRegistered(id, m.Program, Deployed), true
 }
