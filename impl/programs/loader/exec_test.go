@@ -5,6 +5,7 @@ import (
 
 	"ledgerd/conformance/realelf"
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
 )
 
 // TestMemoELFs runs the real memo builds (4.0 under loader v2, 1.0 under the deprecated loader,
@@ -38,5 +39,41 @@ func TestMemoELFs(t *testing.T) {
 		Programs: []realelf.Program{memo4, memo1},
 		Accounts: []realelf.Account{fundedAccount(payer.PublicKey()), fundedAccount(second.PublicKey())},
 		Steps:    steps,
+	})
+}
+
+// TestSPLTokenELF runs SPL Token 3.5.0's real build on InitializeMint, InitializeAccount,
+// MintTo, Transfer and a Transfer of more than the balance, with LiteSVM running the same
+// transactions: every account byte, log line and compute unit equal.
+func TestSPLTokenELF(t *testing.T) {
+	progs := realelf.Programs(t)
+	payer, alice, bob := testKey(10), testKey(11), testKey(12)
+	mint, aliceTA, bobTA := testKey(13).PublicKey(), testKey(14).PublicKey(), testKey(15).PublicKey()
+	tk := core.TokenProgramID
+	zeroed := func(k core.Pubkey, size int, lamports uint64) realelf.Account {
+		return realelf.Account{Address: k, Lamports: lamports, Owner: tk, Data: make([]byte, size)}
+	}
+	b := newVMBank(t)
+	steps := []realelf.Step{
+		{Name: "InitializeMint", Tx: b.tx([]core.Instruction{token.InitializeMintIx(tk, mint, alice.PublicKey(), nil, 6)}, payer)},
+		{Name: "InitializeAccount x2", Tx: b.tx([]core.Instruction{
+			token.InitializeAccount(tk, aliceTA, mint, alice.PublicKey()),
+			token.InitializeAccount(tk, bobTA, mint, bob.PublicKey())}, payer)},
+		{Name: "MintTo", Tx: b.tx([]core.Instruction{token.MintTo(tk, mint, aliceTA, alice.PublicKey(), nil, 1_000_000)}, payer, alice)},
+		{Name: "Transfer", Tx: b.tx([]core.Instruction{token.Transfer(tk, aliceTA, bobTA, alice.PublicKey(), nil, 250_000)}, payer, alice)},
+		{Name: "Transfer too much", Tx: b.tx([]core.Instruction{token.Transfer(tk, aliceTA, bobTA, alice.PublicKey(), nil, 750_001)}, payer, alice)},
+		{Name: "Transfer without the owner's signature", Tx: b.tx([]core.Instruction{func() core.Instruction {
+			ix := token.Transfer(tk, aliceTA, bobTA, alice.PublicKey(), nil, 1)
+			ix.Accounts[2].IsSigner = false
+			return ix
+		}()}, payer)},
+		{Name: "InitializeMint again", Tx: b.tx([]core.Instruction{token.InitializeMintIx(tk, mint, alice.PublicKey(), nil, 6)}, payer)},
+	}
+	compareWithOracle(t, realelf.Scenario{
+		Name:     "token",
+		Programs: []realelf.Program{progs[realelf.SPLToken]},
+		Accounts: []realelf.Account{fundedAccount(payer.PublicKey()), fundedAccount(alice.PublicKey()),
+			zeroed(mint, token.MintSize, 1_461_600), zeroed(aliceTA, token.AccountSize, 2_039_280), zeroed(bobTA, token.AccountSize, 2_039_280)},
+		Steps: steps,
 	})
 }
