@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/health"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/node"
@@ -66,7 +67,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	expectedGenesis := fs.String("expected-genesis-hash", "", "HASH: refuse to start unless the ledger's genesis hash is HASH (base58)")
 	fs.BoolVar(&cfg.VerifyLedger, "verify-ledger", false, "before serving, read the whole ledger database and check every table's checksums; refuse to start on damage")
 	fs.String("account", "", "ADDRESS FILE.json: start a new ledger with the account in FILE (the JSON of `solana account --output json`) at ADDRESS; repeatable")
+	fs.String("bpf-program", "", "ADDRESS_OR_KEYPAIR FILE.so: start a new ledger with the program FILE at ADDRESS, under the upgradeable loader, not upgradeable; repeatable")
+	fs.String("upgradeable-program", "", "ADDRESS_OR_KEYPAIR FILE.so UPGRADE_AUTHORITY|none: start a new ledger with the upgradeable program FILE at ADDRESS; repeatable")
 	args, accounts, err := takeAccountFlags(args)
+	if err != nil {
+		return err
+	}
+	args, programFlags, err := takeProgramFlags(args)
 	if err != nil {
 		return err
 	}
@@ -101,6 +108,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.Genesis.Accounts = append(cfg.Genesis.Accounts, a)
 	}
+	// After the --account ones: the reference's programs win over accounts at the same address.
+	programAccounts, err := genesisPrograms(programFlags, sysvar.DefaultRent())
+	if err != nil {
+		return err
+	}
+	cfg.Genesis.Accounts = append(cfg.Genesis.Accounts, programAccounts...)
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)

@@ -189,6 +189,7 @@ func Open(cfg Config) (*Ledger, error) {
 	if err := checkExpectedGenesis(&cfg, g); err != nil {
 		return nil, err
 	}
+	cfg.Programs = withoutReplacedPrograms(cfg.Programs, g.Config.Accounts)
 	var rec *slotRecord
 	if !cfg.StoreInMemory {
 		if rec, err = readSlotRecord(cfg.Dir); err != nil {
