@@ -9,6 +9,7 @@ import (
 
 	"ledgerd/conformance/realelf"
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/system"
 	"ledgerd/impl/runtime"
 )
@@ -23,12 +24,12 @@ type vmBank struct {
 var vmBlockhash = core.HashBytes([]byte("vm bank"))
 
 func newVMBank(t testing.TB, extra ...runtime.Module) *vmBank {
-	reg := runtime.NewRegistry(system.Module)
+	reg := runtime.NewRegistry(system.Module, computebudget.Module)
 	reg.Add(Modules...)
 	reg.Add(extra...)
 	b := &vmBank{t: t, accounts: runtime.MapSource{}, env: runtime.DefaultEnv(vmBlockhash, reg)}
 	b.env.Clock.Slot = 10
-	for _, id := range []core.Pubkey{core.SystemProgramID, core.BPFLoaderUpgradeableProgramID, core.BPFLoaderProgramID, core.BPFLoaderDeprecatedProgramID} {
+	for _, id := range []core.Pubkey{core.SystemProgramID, core.ComputeBudgetProgramID, core.BPFLoaderUpgradeableProgramID, core.BPFLoaderProgramID, core.BPFLoaderDeprecatedProgramID} {
 		b.accounts[id] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("loader")}
 	}
 	return b

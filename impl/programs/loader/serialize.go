@@ -223,12 +223,14 @@ func deserialize(ctx *runtime.InvokeContext, in *input) error {
 }
 
 // applyData writes data into a when the rules allow it; when they do not, data must be what a
-// already holds (the reference's can_data_be_resized / can_data_be_changed, then
+// already holds (the reference's can_data_be_changed / can_data_be_resized, then
 // set_data_from_slice).
 func applyData(a runtime.BorrowedAccount, data []byte) error {
-	err := a.CanDataBeResized(len(data))
+	// Whether the data may change at all is asked first: a program that resizes an account it
+	// does not own is told it modified a foreign account's data (as LiteSVM reports it).
+	err := a.CanDataBeChanged()
 	if err == nil {
-		err = a.CanDataBeChanged()
+		err = a.CanDataBeResized(len(data))
 	}
 	if err != nil {
 		if string(a.Data()) != string(data) {
