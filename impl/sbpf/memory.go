@@ -5,45 +5,45 @@ import (
 	"sort"
 )
 
-// noGap is the gap shift of a contiguous region (the reference stores 63 for "no gap").
-const noGap = 63
-
 type memRegion struct {
 	vmAddr   uint64
 	data     []byte
 	writable bool
-	gapShift uint8
-	end      uint64 // end of the VM address range (twice the data length when gapped)
+	// gapSize is 0 for a contiguous region; for a gapped one (the v0 stack) it is the frame size,
+	// a power of two, and lowMask is gapSize-1.
+	gapSize, lowMask uint64
+	end              uint64 // end of the VM address range (twice the data length when gapped)
 	// dirty is the end of the host bytes written so far, so that a pooled buffer is cleared
 	// only as far as it was used.
 	dirty uint64
 }
 
 func makeRegion(r Region) memRegion {
-	m := memRegion{vmAddr: r.VMAddr, data: r.Data, writable: r.Writable, gapShift: noGap}
+	m := memRegion{vmAddr: r.VMAddr, data: r.Data, writable: r.Writable}
 	n := uint64(len(r.Data))
 	if r.GapSize > 0 {
-		m.gapShift = uint8(63 - leadingZeros64(r.GapSize))
+		m.gapSize, m.lowMask = r.GapSize, r.GapSize-1
 		n = satMul(n, 2)
 	}
 	m.end = satAdd(r.VMAddr, n)
 	return m
 }
 
-// hostRange maps [addr, addr+n) to a host offset, nil-safe; ok is false outside the region.
-// Only the start address of a gapped region is checked against the gaps; a range that starts in a
-// frame and runs past its end continues into the next host frame, as in the reference.
+// hostRange maps [addr, addr+n) to a host offset; ok is false outside the region. Only the start
+// address of a gapped region is checked against the gaps; a range that starts in a frame and runs
+// past its end continues into the next host frame, as in the reference.
+//
+// An address below the region start is refused without a test of its own: callers only pass
+// addresses in the region's 4 GiB slot (or above its start), so the offset then wraps to at least
+// 2^64-2^32, which the bounds check refuses (halved by the gap mapping, it is still far beyond any
+// buffer).
 func (r *memRegion) hostRange(addr, n uint64) (uint64, bool) {
-	if addr < r.vmAddr {
-		return 0, false
-	}
 	off := addr - r.vmAddr
-	if r.gapShift != noGap {
-		if (off>>r.gapShift)&1 == 1 {
+	if r.gapSize != 0 {
+		if off&r.gapSize != 0 {
 			return 0, false
 		}
-		mask := ^uint64(0) << r.gapShift
-		off = (off&mask)>>1 | off&^mask
+		off = (off>>1)&^r.lowMask | off&r.lowMask
 	}
 	end := off + n
 	if end < off || end > uint64(len(r.data)) {
@@ -66,7 +66,10 @@ type memory struct {
 func (m *memory) init(buf []memRegion, regions []Region, cfg *Config, version Version) error {
 	*m = memory{version: version, maxCallDepth: int64(cfg.MaxCallDepth), frameSize: int64(cfg.StackFrameSize)}
 	rs := buf[:0]
-	for _, r := range regions {
+	for i, r := range regions {
+		if r.GapSize&(r.GapSize-1) != 0 {
+			return &Error{Kind: ErrInvalidMemoryRegion, Index: i}
+		}
 		// Insertion by address, stable: there are a handful of regions.
 		mr := makeRegion(r)
 		k := len(rs)
@@ -230,14 +233,6 @@ func (m *memory) violation(access AccessType, addr, n uint64) *Error {
 		name = "input"
 	}
 	return &Error{Kind: ErrAccessViolation, Access: access, Addr: addr, Len: n, Region: name}
-}
-
-func leadingZeros64(x uint64) int {
-	n := 0
-	for i := 63; i >= 0 && x&(1<<uint(i)) == 0; i-- {
-		n++
-	}
-	return n
 }
 
 func satAdd(a, b uint64) uint64 {
