@@ -1,12 +1,8 @@
 package loader
 
 import (
-	"sync"
-
 	"ledgerd/impl/core"
 	"ledgerd/impl/runtime"
-	"ledgerd/impl/sbpf"
-	"ledgerd/impl/sbpf/syscalls"
 )
 
 // Compute units of the loaders' own instructions, charged before anything else.
@@ -43,30 +39,4 @@ func manage(ctx *runtime.InvokeContext) error {
 func isLoader(id core.Pubkey) bool {
 	return id == core.BPFLoaderUpgradeableProgramID || id == core.BPFLoaderProgramID ||
 		id == core.BPFLoaderDeprecatedProgramID
-}
-
-// deploymentLoader is the stricter environment programs are verified in when deployed: broken
-// ELFs are rejected and sol_alloc_free_ is not available.
-var deploymentLoader = sync.OnceValues(func() (*sbpf.Loader, error) {
-	cfg := sbpf.DefaultConfig()
-	cfg.RejectBrokenELFs = true
-	l := sbpf.NewLoader(cfg)
-	if err := syscalls.Register(l, syscalls.AllFeatures(), true); err != nil {
-		return nil, err
-	}
-	return l, nil
-})
-
-// verifyDeployment loads and verifies elf as a deployment does; the error's text is what the
-// reference logs.
-func verifyDeployment(elf []byte) error {
-	l, err := deploymentLoader()
-	if err != nil {
-		return err
-	}
-	exe, err := sbpf.LoadELF(elf, l)
-	if err != nil {
-		return err
-	}
-	return sbpf.Verify(exe, l)
 }

@@ -168,7 +168,7 @@ func checkBuffer(ctx *runtime.InvokeContext, buffer runtime.BorrowedAccount, aut
 // data records the current slot, and the cache does not serve a program before the slot after
 // its deployment.
 func deployELF(ctx *runtime.InvokeContext, elf []byte) error {
-	if err := verifyDeployment(elf); err != nil {
+	if err := VerifyELF(elf, DefaultFeatures()); err != nil {
 		ctx.Log(err.Error())
 		return runtime.ErrInvalidAccountData
 	}
@@ -260,6 +260,7 @@ func deploy(ctx *runtime.InvokeContext, maxDataLen uint64) error {
 	if err := program.SetExecutable(true); err != nil {
 		return err
 	}
+	Programs.Invalidate(programKey)
 	ctx.Logf("Deployed program %s", programKey)
 	return nil
 }
@@ -374,6 +375,7 @@ func upgrade(ctx *runtime.InvokeContext) error {
 	if err := buffer.SetDataLength(BufferMetadataSize); err != nil {
 		return err
 	}
+	Programs.Invalidate(programKey)
 	ctx.Logf("Upgraded program %s", programKey)
 	return nil
 }
@@ -509,6 +511,7 @@ func closeAccount(ctx *runtime.InvokeContext) error {
 		if err := closeWithAuthority(ctx, st.Authority); err != nil {
 			return err
 		}
+		Programs.Invalidate(programKey)
 		ctx.Logf("Closed Program %s", programKey)
 	default:
 		return fail(ctx, runtime.ErrInvalidArgument, "Account does not support closing")
@@ -570,6 +573,7 @@ func extendProgram(ctx *runtime.InvokeContext, additional uint32, checked bool) 
 	if program.Owner() != core.BPFLoaderUpgradeableProgramID {
 		return fail(ctx, runtime.ErrInvalidAccountOwner, "Program account not owned by loader")
 	}
+	programKey := program.Key()
 	st, err := getState(program)
 	if err != nil {
 		return err
@@ -631,6 +635,7 @@ func extendProgram(ctx *runtime.InvokeContext, additional uint32, checked bool) 
 	if err := setState(programData, pst); err != nil {
 		return err
 	}
+	Programs.Invalidate(programKey)
 	ctx.Logf("Extended ProgramData account by %d bytes", additional)
 	return nil
 }

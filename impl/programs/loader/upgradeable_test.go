@@ -29,7 +29,7 @@ func newBank(t *testing.T, funded ...core.Pubkey) *bank {
 	t.Helper()
 	reg := runtime.NewRegistry(system.Module)
 	for _, id := range []core.Pubkey{core.BPFLoaderUpgradeableProgramID, core.BPFLoaderProgramID, core.BPFLoaderDeprecatedProgramID} {
-		reg.Add(runtime.Module{ID: id, Kind: runtime.Loader, Program: runtime.ProgramFunc(manage)})
+		reg.Add(runtime.Module{ID: id, Kind: runtime.Loader, Program: Program})
 	}
 	b := &bank{t: t, accounts: runtime.MapSource{}, env: runtime.DefaultEnv(testBlockhash, reg)}
 	b.env.Clock.Slot = 10
@@ -118,6 +118,22 @@ func (b *bank) deploy(payer, program, buffer, authority core.Keypair, maxLen int
 
 func pk(k core.Keypair) []byte { p := k.PublicKey(); return p[:] }
 
+// invoke runs the deployed program and checks it ran (or was not deployed yet).
+func (b *bank) invoke(payer core.Keypair, program core.Pubkey, runs bool) {
+	b.t.Helper()
+	res := b.run([]core.Instruction{{ProgramID: program}}, payer)
+	id := program.String()
+	if !runs {
+		runtimetest.WantErr(b.t, res, `{"InstructionError":[0,"UnsupportedProgramId"]}`)
+		runtimetest.WantLogs(b.t, res, "Program "+id+" invoke [1]", "Program is not deployed",
+			"Program "+id+" failed: Unsupported program id")
+		return
+	}
+	runtimetest.WantErr(b.t, res, "<nil>")
+	runtimetest.WantLogs(b.t, res, "Program "+id+" invoke [1]", "Program log: hello",
+		"Program "+id+" consumed 105 of 200000 compute units", "Program "+id+" success")
+}
+
 func key(seed byte) core.Keypair { return core.KeypairFromSeed([32]byte{seed}) }
 
 func TestDeployUpgradeExtendClose(t *testing.T) {
@@ -148,6 +164,8 @@ func TestDeployUpgradeExtendClose(t *testing.T) {
 	if _, ok := b.accounts[buffer.PublicKey()]; ok {
 		t.Fatal("the buffer outlived the deploy")
 	}
+	// Deployed in slot 10: it runs from slot 11.
+	b.invoke(payer, program.PublicKey(), false)
 
 	// Upgrade: not in the deployment's slot.
 	buf2 := key(5)
@@ -158,6 +176,7 @@ func TestDeployUpgradeExtendClose(t *testing.T) {
 	runtimetest.WantLogs(t, res, loaderLogs.invoke, "Program was deployed in this block already",
 		"Program "+loaderID+" failed: invalid program argument")
 	b.env.Clock.Slot = 11
+	b.invoke(payer, program.PublicKey(), true)
 	before := b.accounts[other.PublicKey()].Lamports
 	bufLamports := b.accounts[buf2.PublicKey()].Lamports
 	res = b.run(up, payer)
@@ -170,8 +189,10 @@ func TestDeployUpgradeExtendClose(t *testing.T) {
 		t.Errorf("upgrade slot %d", s.Slot)
 	}
 
+	b.invoke(payer, program.PublicKey(), false) // upgraded in this slot
 	// Extend: anyone pays; not twice in one slot.
 	b.env.Clock.Slot = 12
+	b.invoke(payer, program.PublicKey(), true)
 	res = b.run([]core.Instruction{ExtendProgram(program.PublicKey(), other.PublicKey(), 1000)}, other)
 	runtimetest.WantErr(t, res, "<nil>")
 	runtimetest.WantLogs(t, res, slices.Concat([]string{loaderLogs.invoke}, systemLogs(2),
@@ -187,8 +208,10 @@ func TestDeployUpgradeExtendClose(t *testing.T) {
 	runtimetest.WantLogs(t, res, loaderLogs.invoke, "Program was extended in this block already",
 		"Program "+loaderID+" failed: invalid program argument")
 
+	b.invoke(payer, program.PublicKey(), false) // extended (and so redeployed) in this slot
 	// SetAuthority, then the old authority no longer closes it.
 	b.env.Clock.Slot = 13
+	b.invoke(payer, program.PublicKey(), true)
 	newAuth := other.PublicKey()
 	res = b.run([]core.Instruction{SetAuthority(pd, payer.PublicKey(), &newAuth)}, payer)
 	runtimetest.WantErr(t, res, "<nil>")
@@ -213,6 +236,8 @@ func TestDeployUpgradeExtendClose(t *testing.T) {
 	if p := b.accounts[pid]; !p.Executable || len(p.Data) != ProgramSize {
 		t.Error("the program account should stay")
 	}
+	b.env.Clock.Slot = 14
+	b.invoke(payer, pid, false)
 }
 
 func TestDeployGarbageELF(t *testing.T) {
@@ -221,7 +246,7 @@ func TestDeployGarbageELF(t *testing.T) {
 	b := newBank(t, payer.PublicKey())
 	garbage := bytes.Repeat([]byte{0x7f}, 300)
 	b.createBuffer(payer, buffer, payer, garbage, 1012)
-	want := verifyDeployment(garbage)
+	want := VerifyELF(garbage, DefaultFeatures())
 	if want == nil {
 		t.Fatal("garbage verified")
 	}
