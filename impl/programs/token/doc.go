@@ -31,4 +31,12 @@
 // state; ParseExtensions and Extension.Value decode Token-2022 extensions; Decode decodes
 // instruction data; the builders (Transfer, TransferChecked, InitializeMint2, ...) make
 // instructions.
+//
+// Modules (exec.go) are both programs as the node assembles them, with their jsonParsed views:
+// accounts (parse_account.go, parse_extensions.go, uiamount.go: "spl-token" and
+// "spl-token-2022") and instructions (parse_instruction.go: "spl-token" for both), as the
+// reference's account decoder and parse_token show them. The views decode the layouts
+// themselves, apart from the program's state.go and extension.go: they came from impl/encoding
+// and impl/parse whole, and merging the two decoders is a change of its own, to be made with the
+// parity tests over both.
 package token
