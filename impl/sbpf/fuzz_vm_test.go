@@ -3,6 +3,7 @@ package sbpf
 import (
 	"bytes"
 	"errors"
+	"math/bits"
 	"testing"
 )
 
@@ -143,6 +144,54 @@ func FuzzTranslate(f *testing.F) {
 			if !bytes.Equal(b, input[off:off+n]) || &b[0] != &input[off] {
 				t.Fatalf("input bytes at %#x do not alias", addr)
 			}
+		}
+	})
+}
+
+// refHostRange is the reference's vm_to_host_buffer, transcribed literally (explicit below-start
+// test, gap by shift), for FuzzHostRange to hold the optimized hostRange to.
+func refHostRange(vmAddr uint64, length uint64, gapSize uint64, addr, n uint64) (uint64, bool) {
+	if addr < vmAddr {
+		return 0, false
+	}
+	begin := addr - vmAddr
+	if gapSize == 0 {
+		end := begin + n
+		if end < begin || end > length {
+			return 0, false
+		}
+		return begin, true
+	}
+	shift := uint(63 - bits.LeadingZeros64(gapSize))
+	inGap := (begin>>shift)&1 == 1
+	mask := ^uint64(0) << shift
+	gapped := (begin&mask)>>1 | begin&^mask
+	end := gapped + n
+	if end < gapped || inGap || end > length {
+		return 0, false
+	}
+	return gapped, true
+}
+
+// FuzzHostRange compares hostRange with the literal transcription for regions anywhere in their
+// slot and addresses anywhere in the same slot (the only ones the mapping passes it).
+func FuzzHostRange(f *testing.F) {
+	f.Add(uint32(0), uint32(4096), uint8(12), uint32(0), uint64(8))
+	f.Add(uint32(0x100), uint32(64), uint8(0), uint32(0xf8), uint64(16))
+	f.Add(uint32(0), uint32(1<<18), uint8(12), uint32(0xfff), uint64(1<<63))
+	f.Fuzz(func(t *testing.T, start, length uint32, gapShift uint8, addrOff uint32, n uint64) {
+		var gap uint64
+		if gapShift > 0 {
+			gap = 1 << (gapShift % 20)
+		}
+		length %= 1 << 20
+		base := 2 * RegionSize
+		r := makeRegion(Region{VMAddr: base + uint64(start), Data: make([]byte, length), GapSize: gap})
+		addr := base + uint64(addrOff)
+		gotOff, gotOK := r.hostRange(addr, n)
+		wantOff, wantOK := refHostRange(r.vmAddr, uint64(length), gap, addr, n)
+		if gotOK != wantOK || (gotOK && gotOff != wantOff) {
+			t.Fatalf("region %#x+%d gap %d, [%#x, +%d): got %d %v, reference %d %v", r.vmAddr, length, gap, addr, n, gotOff, gotOK, wantOff, wantOK)
 		}
 	})
 }
