@@ -49,6 +49,7 @@ func (r *Layout) Take(n int) []byte {
 	return s
 }
 
+// U8, U16, U32, U64 and I64 read little-endian integers; Pubkey reads 32 bytes.
 func (r *Layout) U8() uint8   { return r.Take(1)[0] }
 func (r *Layout) U16() uint16 { return binary.LittleEndian.Uint16(r.Take(2)) }
 func (r *Layout) U32() uint32 { return binary.LittleEndian.Uint32(r.Take(4)) }
