@@ -17,15 +17,22 @@ import (
 // written into the transaction's accounts, the callee runs, and the writable accounts are copied
 // back into the caller's memory (its AccountInfo and its serialized input).
 
-// CPI limits and costs.
+// CPI limits and costs, as with SIMD-0339 (increase_cpi_account_info_limit, active in LiteSVM
+// and the test validator): a lower base cost, but the account metas and account infos are
+// charged by size, and up to 255 account infos.
 const (
-	invokeUnits        = 1000
+	invokeUnits        = 946
 	cpiBytesPerUnit    = 250
 	maxCPIDataLen      = 10 * 1024
 	maxCPIAccounts     = 255
-	maxCPIAccountInfos = 128
+	maxCPIAccountInfos = 255
 	maxSigners         = 16
 	maxSeeds           = 16
+	// accountMetaChargeSize is what each account meta of the instruction is charged as (the Rust
+	// AccountMeta's size), and accountInfoChargeSize each account info (key, owner, lamports, data
+	// length).
+	accountMetaChargeSize = 34
+	accountInfoChargeSize = 80
 )
 
 // Sizes and layouts of the structures the two ABIs pass.
@@ -119,7 +126,7 @@ func translateInstruction(vm *sbpf.VM, mem *syscalls.Memory, abi syscalls.CPIABI
 		if err := checkInstructionSize(metasLen, dataLen); err != nil {
 			return ix, err
 		}
-		if err := vm.Consume(dataLen / cpiBytesPerUnit); err != nil {
+		if err := vm.Consume(dataLen/cpiBytesPerUnit + metasLen*accountMetaChargeSize/cpiBytesPerUnit); err != nil {
 			return ix, err
 		}
 		ix.Data = append([]byte(nil), data...)
@@ -154,7 +161,7 @@ func translateInstruction(vm *sbpf.VM, mem *syscalls.Memory, abi syscalls.CPIABI
 	if err := checkInstructionSize(metasLen, dataLen); err != nil {
 		return ix, err
 	}
-	if err := vm.Consume(dataLen / cpiBytesPerUnit); err != nil {
+	if err := vm.Consume(dataLen/cpiBytesPerUnit + metasLen*accountMetaChargeSize/cpiBytesPerUnit); err != nil {
 		return ix, err
 	}
 	ix.Data = append([]byte(nil), data...)
@@ -270,6 +277,9 @@ func (h *host) translateAccounts(vm *sbpf.VM, mem *syscalls.Memory, abi syscalls
 	}
 	if infosLen > maxCPIAccountInfos {
 		return nil, other("Invoked an instruction with too many account info's (%d > %d)", infosLen, maxCPIAccountInfos)
+	}
+	if err := vm.Consume(infosLen * accountInfoChargeSize / cpiBytesPerUnit); err != nil {
+		return nil, err
 	}
 	keys := make([]core.Pubkey, infosLen)
 	for i := range keys {

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -93,6 +94,10 @@ func jsonEq(a, b string) bool {
 // accounts after each step. Every step must carry its signed transaction (Tx).
 func compareWithOracle(t *testing.T, sc realelf.Scenario) [][2]any {
 	t.Helper()
+	for i := range sc.Programs {
+		// The oracle writes one file per distinct ELF, told apart by their hashes.
+		sc.Programs[i].SHA256 = sha256.Sum256(sc.Programs[i].ELF)
+	}
 	oracle := realelf.LiteSVM(t).Run(sc)[0]
 	b := newVMBank(t)
 	for _, p := range sc.Programs {
