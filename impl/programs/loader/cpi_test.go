@@ -24,7 +24,9 @@ const (
 // asmBuilder writes the stores that lay out CPI structures in the heap: r6 holds heapBase.
 type asmBuilder struct{ strings.Builder }
 
-func (a *asmBuilder) line(format string, args ...any) { fmt.Fprintf(&a.Builder, "\t"+format+"\n", args...) }
+func (a *asmBuilder) line(format string, args ...any) {
+	fmt.Fprintf(&a.Builder, "\t"+format+"\n", args...)
+}
 
 // u64 stores v at heap offset off.
 func (a *asmBuilder) u64(off int, v uint64) {
