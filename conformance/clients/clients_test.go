@@ -92,9 +92,9 @@ var urlPattern = regexp.MustCompile(`\b(https?|wss?)://\S+`)
 
 // startNode starts the binary on a fresh ledger, reads the URLs from its stdout and waits for /health to say ok. The
 // process is stopped (SIGTERM, then SIGKILL) when the test ends; its output is logged if the test failed.
-func startNode(t *testing.T, bin string) node {
+func startNode(t *testing.T, bin string, extraFlags ...string) node {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--ledger", t.TempDir()}, nodeFlags...)...)
+	cmd := exec.Command(bin, append(append([]string{"--ledger", t.TempDir()}, nodeFlags...), extraFlags...)...)
 	output := new(lockedBuffer)
 	stdoutR, stdoutW := io.Pipe()
 	cmd.Stdout = stdoutW
@@ -201,11 +201,14 @@ func getHealth(client *http.Client, httpURL string) (string, error) {
 
 // runScenario runs node <file> with RPC_URL and WS_URL, passing its output to t.Log line by line (shown when the
 // scenario fails, or with -v).
-func runScenario(t *testing.T, nodeBin, file string, n node) {
+func runScenario(t *testing.T, nodeBin, file string, n node) { runScenarioEnv(t, nodeBin, file, n) }
+
+// runScenarioEnv is runScenario with more environment variables.
+func runScenarioEnv(t *testing.T, nodeBin, file string, n node, env ...string) {
 	ctx, cancel := context.WithTimeout(t.Context(), scenarioTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nodeBin, file)
-	cmd.Env = append(os.Environ(), "RPC_URL="+n.httpURL, "WS_URL="+n.wsURL)
+	cmd.Env = append(append(os.Environ(), "RPC_URL="+n.httpURL, "WS_URL="+n.wsURL), env...)
 	out := &lineLogger{t: t}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 5 * time.Second
