@@ -82,3 +82,41 @@ func BenchmarkVMSetup(b *testing.B) {
 		vm.Release()
 	}
 }
+
+// BenchmarkInterpreterCalls is a loop of BPF-to-BPF calls to a two-instruction function.
+func BenchmarkInterpreterCalls(b *testing.B) {
+	const iters = 100_000
+	fn := HashPC(5)
+	prog := [][]byte{
+		vi(OpMOV64I, 6, 0, 0, iters),
+		vi(OpCALL, 0, 0, 0, int32(fn)),
+		vi(OpSUB64I, 6, 0, 0, 1),
+		vi(OpJNEI, 6, 0, -3, 0),
+		vexit(),
+		vi(OpADD64I, 0, 0, 0, 1), // pc 5
+		vexit(),
+	}
+	loader := NewLoader(DefaultConfig())
+	exe := NewExecutableFromText(vmText(prog...), V0, map[uint32]uint64{fn: 5})
+	if err := Verify(exe, loader); err != nil {
+		b.Fatal(err)
+	}
+	perRun := uint64(1 + iters*5 + 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		vm, err := NewVM(exe, loader, Params{Meter: &Meter{Remaining: 1 << 40}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r0, err := vm.Run()
+		if err != nil || r0 != iters {
+			b.Fatal(r0, err)
+		}
+		if vm.Used() != perRun {
+			b.Fatalf("used %d, want %d", vm.Used(), perRun)
+		}
+		vm.Release()
+	}
+	b.ReportMetric(float64(perRun)*float64(b.N)/b.Elapsed().Seconds(), "insns/s")
+}

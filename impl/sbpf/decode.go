@@ -158,6 +158,10 @@ const (
 	sCALL
 	sCALLX
 	sEXIT
+
+	// sCALLFN is a call imm resolved when the program is prepared for a loader: a BPF-to-BPF call
+	// whose key names no syscall, with the target instruction in the upper 32 bits of the slot.
+	sCALLFN
 )
 
 // semTable[version][opcode] is the operation, sInvalid when the version has no such opcode.
@@ -351,6 +355,52 @@ func isJump(s semOp) bool { return s >= sJEQ32I && s <= sJSLER }
 func (exe *Executable) program() []uint64 {
 	exe.decodeOnce.Do(func() { exe.prog = decodeText(exe.Text, exe.Version) })
 	return exe.prog
+}
+
+// programFor is program() with the calls that need no syscall lookup resolved for loader (see
+// sCALLFN), so the interpreter runs them without leaving its loop. It is computed once per loader.
+func (exe *Executable) programFor(loader *Loader) []uint64 {
+	exe.resolvedMu.Lock()
+	defer exe.resolvedMu.Unlock()
+	if p, ok := exe.resolved[loader]; ok {
+		return p
+	}
+	base := exe.program()
+	prog := append([]uint64(nil), base...)
+	n := uint64(len(prog))
+	static := exe.Version.StaticSyscalls()
+	for pc, x := range prog {
+		if uint8(x) != sCALL {
+			continue
+		}
+		key := uint32(x >> 32)
+		var target uint64
+		switch src := (x >> 12) & 15; {
+		case static && src == 1:
+			t := int64(pc) + 1 + int64(int32(key))
+			if t < 0 || uint64(t) >= n {
+				continue
+			}
+			target = uint64(t)
+		case static:
+			continue // a syscall by hash
+		default:
+			if _, isSyscall := loader.syscalls[key]; isSyscall {
+				continue // the syscall runs (and then a function of the same key, if any)
+			}
+			t, ok := exe.Functions[key]
+			if !ok || t >= n {
+				continue // faults in call, in the reference's order
+			}
+			target = t
+		}
+		prog[pc] = x&0xffffffff&^0xff | uint64(sCALLFN) | target<<32
+	}
+	if exe.resolved == nil {
+		exe.resolved = make(map[*Loader][]uint64)
+	}
+	exe.resolved[loader] = prog
+	return prog
 }
 
 func decodeText(text []byte, v Version) []uint64 {

@@ -44,7 +44,7 @@ type interp struct {
 
 func (vm *VM) interpret() (uint64, error) {
 	st := &vm.st
-	st.prog = vm.exe.program()
+	st.prog = vm.exe.programFor(vm.loader)
 	st.remaining = vm.meter.Remaining
 	defer func() { vm.meter.Remaining = st.remaining }()
 	for {
@@ -748,6 +748,20 @@ loop:
 		case sCALL:
 			act = actCall
 			break loop
+		case sCALLFN:
+			f := &frames[depth]
+			f.saved = [4]uint64{reg[6], reg[7], reg[8], reg[9]}
+			f.fp, f.ret = reg[10], pc+1
+			depth++
+			if depth >= st.maxDepth {
+				st.errKind = ErrCallDepthExceeded
+				break loop
+			}
+			if !st.manualBump {
+				reg[10] += st.frameBump
+			}
+			pc = x >> 32
+			continue
 		case sCALLX:
 			var target uint64
 			switch st.callxField {

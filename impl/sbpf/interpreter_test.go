@@ -572,3 +572,33 @@ func TestPooledVMsFollowEachExecutionsShape(t *testing.T) {
 	res = vmRun(t, vmOpts{}, vi(OpSTDW, 10, 0, -4096-8, 7), vexit())
 	vmWantKind(t, res.err, ErrStackAccessViolation, 0)
 }
+
+func TestCallsResolvedPerLoader(t *testing.T) {
+	t.Parallel()
+	// One executable under two loaders: without the syscall the key is a plain function call,
+	// with it the syscall runs first.
+	key := HashSymbolName([]byte("sol_y_"))
+	exe := NewExecutableFromText(vmText(
+		vi(OpCALL, 0, 0, 0, int32(key)),
+		vexit(),
+		vi(OpADD64I, 0, 0, 0, 1),
+		vexit()), V0, map[uint32]uint64{key: 2})
+	plain := NewLoader(DefaultConfig())
+	withSyscall := NewLoader(DefaultConfig())
+	if err := withSyscall.Register("sol_y_", func(*VM, uint64, uint64, uint64, uint64, uint64) (uint64, error) { return 10, nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		loader *Loader
+		want   uint64
+	}{{plain, 1}, {withSyscall, 11}, {plain, 1}} {
+		vm, err := NewVM(exe, c.loader, Params{Meter: &Meter{Remaining: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r0, err := vm.Run()
+		if err != nil || r0 != c.want {
+			t.Errorf("r0 = %d, err = %v, want %d", r0, err, c.want)
+		}
+	}
+}
