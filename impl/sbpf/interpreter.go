@@ -7,8 +7,8 @@ import (
 
 // The interpreter is split in two so that its hot loop calls no functions: fast runs
 // instructions while they need nothing but registers, the aligned memory map and the call stack,
-// and returns to interpret for everything else (syscalls and call imm, memory accesses off the
-// fast path, exit at depth 0, faults). Without calls in the loop the compiler keeps pc, the
+// and returns to interpret for everything else (syscalls and the calls not resolved in advance,
+// memory accesses off the fast path, exit at depth 0, faults). Without calls in the loop the compiler keeps pc, the
 // meter and the decoded fields in registers instead of spilling them every instruction.
 //
 // Metering follows the reference: before each instruction, an empty meter is
@@ -195,8 +195,6 @@ loop:
 			pc++
 			reg[dst] = uint64(uint32(x>>32)) | prog[pc]>>32<<32
 
-		// Loads and stores: the aligned mapping's region is found by index and translated inline;
-		// anything else (unaligned mapping, faults) takes the memory's full path.
 		// Loads and stores, one case per width so the translation folds the size in: the aligned
 		// mapping's slot is indexed directly; a miss (unaligned mapping, fault) goes to slowMemory.
 		case sLDX1:
