@@ -157,6 +157,9 @@ type worker struct {
 	// of its first write: processed subscriptions made before it hear of the slot's change when it freezes.
 	written     map[core.Pubkey]uint64
 	writtenSlot uint64
+	// txSeqs are the sequence numbers of the working slot's queued transaction events, by signature: processed
+	// signature and logs subscriptions made after one of them hear of it when the slot freezes.
+	txSeqs map[core.Signature]uint64
 }
 
 // slotRecord is what a frozen slot changed. txs are its transactions as stored, kept until the slot is rooted
@@ -174,6 +177,7 @@ func (w *worker) init(l *ledger.Ledger) {
 	_, _, w.root = l.Slots()
 	w.records = map[uint64]*slotRecord{}
 	w.written = map[core.Pubkey]uint64{}
+	w.txSeqs = map[core.Signature]uint64{}
 	w.writtenSlot = ^uint64(0)
 }
 
@@ -206,6 +210,7 @@ func (h *Hub) process(it *item) {
 func (w *worker) startSlot(slot uint64) {
 	if slot != w.writtenSlot {
 		clear(w.written)
+		clear(w.txSeqs)
 		w.writtenSlot = slot
 	}
 }
@@ -215,6 +220,7 @@ func (w *worker) startSlot(slot uint64) {
 func (h *Hub) onTransaction(it *item) {
 	ev := it.ev
 	h.w.startSlot(ev.Slot)
+	h.w.txSeqs[ev.Tx.Signature()] = it.seq
 	for _, wr := range ev.Result.Writes {
 		if _, seen := h.w.written[wr.Pubkey]; !seen {
 			h.w.written[wr.Pubkey] = it.seq
@@ -247,6 +253,8 @@ func (h *Hub) onFrozen(it *item) {
 		return it.seq
 	})
 	clear(w.written)
+	h.catchUpOutcomes(it)
+	clear(w.txSeqs)
 	if it.dropped && ev.Block != nil && it.accepted < len(ev.Block.Signatures) {
 		txs, err := ev.Txs, error(nil)
 		if txs == nil {
@@ -265,6 +273,51 @@ func (h *Hub) onFrozen(it *item) {
 	if ev.Block != nil {
 		h.slotUpdate(it, "frozen", ev.Slot, nil, frozenStats(ev.Block))
 	}
+}
+
+// catchUpOutcomes notifies the processed signature and logs subscriptions made after a transaction of the
+// frozen slot executed but before the slot froze. The reference notifies processed subscriptions when a bank
+// becomes the processed one, from that bank's statuses and logs since its parent, so a subscription made while
+// the slot was still open hears of the slot's transactions; here each transaction is announced as it executes,
+// and this reaches the subscriptions that came after its announcement.
+func (h *Hub) catchUpOutcomes(it *item) {
+	ev, w := it.ev, &h.w
+	if len(w.txSeqs) == 0 || ev.Block == nil || !h.watchesOutcomes(ledger.Processed, ev.Block.Signatures) {
+		return
+	}
+	txs, err := ev.Txs, error(nil)
+	if txs == nil {
+		if txs, err = h.blockTxs(ev.Block); err != nil {
+			h.log.Error("pubsub: reading the transactions of a frozen slot", "slot", ev.Slot, "err", err)
+			return
+		}
+	}
+	for _, rec := range txs {
+		// A transaction without a queued event was coalesced (notified below from the freeze) or ran before
+		// the hub listened.
+		if seq, queued := w.txSeqs[rec.Tx.Signature()]; queued {
+			h.notifyOutcomeFrom(seq, it.seq, ev.Slot, ledger.Processed, rec.Tx,
+				rec.Tx.Message.FullAccountKeys(rec.Meta.LoadedAddresses), rec.Meta.Err, rec.Meta.Logs)
+		}
+	}
+}
+
+// watchesOutcomes reports whether a logs subscription at commitment c, or a signature subscription at c of one
+// of sigs, is registered.
+func (h *Hub) watchesOutcomes(c ledger.Commitment, sigs []core.Signature) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if len(h.logsAll[c]) > 0 || len(h.logsMentions[c]) > 0 {
+		return true
+	}
+	for _, sig := range sigs {
+		for _, s := range h.signatures[sig] {
+			if s.commitment == c {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (h *Hub) onConfirmed(it *item) {

@@ -492,10 +492,16 @@ func (h *Hub) index(s *sub, add bool) {
 // targets returns the connections of s that subscribed before queue item seq, of slot reaching commitment c,
 // and before slot reached c. Caller holds h.mu (read).
 func (s *sub) targets(seq uint64, c ledger.Commitment, slot uint64) []*connState {
+	return s.targetsFrom(0, seq, c, slot)
+}
+
+// targetsFrom is targets restricted to the connections that subscribed at or after queue item from: those
+// that an earlier item (from) did not reach. Caller holds h.mu (read).
+func (s *sub) targetsFrom(from, seq uint64, c ledger.Commitment, slot uint64) []*connState {
 	var out []*connState
 	for _, hd := range s.holders {
 		// The processed floor is the working slot, which has not frozen yet: it is still to come.
-		if hd.since < seq && (slot > hd.floor[c] || c == ledger.Processed && slot == hd.floor[c]) {
+		if hd.since >= from && hd.since < seq && (slot > hd.floor[c] || c == ledger.Processed && slot == hd.floor[c]) {
 			out = append(out, hd.cs)
 		}
 	}

@@ -108,12 +108,18 @@ func (h *Hub) sendAccounts(ds []delivery, slot uint64, bank *ledger.Bank) {
 // are its full account keys. Signature subscriptions are removed once notified.
 func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Transaction, keys []core.Pubkey,
 	txErr *runtime.TransactionError, logs []string) {
+	h.notifyOutcomeFrom(0, seq, slot, c, tx, keys, txErr, logs)
+}
+
+// notifyOutcomeFrom is notifyOutcome for the subscriptions made at or after queue item from only.
+func (h *Hub) notifyOutcomeFrom(from, seq, slot uint64, c ledger.Commitment, tx *core.Transaction, keys []core.Pubkey,
+	txErr *runtime.TransactionError, logs []string) {
 	sig := tx.Signature()
 	var sigs, logSubs []delivery
 	h.mu.RLock()
 	for _, s := range h.signatures[sig] {
 		if s.commitment == c {
-			if to := s.targets(seq, c, slot); len(to) > 0 {
+			if to := s.targetsFrom(from, seq, c, slot); len(to) > 0 {
 				sigs = append(sigs, delivery{s: s, to: to})
 			}
 		}
@@ -122,7 +128,7 @@ func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Tran
 		vote := isSimpleVote(tx)
 		for _, s := range all {
 			if s.logs == logsAllWithVotes || !vote {
-				if to := s.targets(seq, c, slot); len(to) > 0 {
+				if to := s.targetsFrom(from, seq, c, slot); len(to) > 0 {
 					logSubs = append(logSubs, delivery{s: s, to: to})
 				}
 			}
@@ -131,7 +137,7 @@ func (h *Hub) notifyOutcome(seq, slot uint64, c ledger.Commitment, tx *core.Tran
 	if mentions := h.logsMentions[c]; len(mentions) > 0 {
 		for _, k := range keys {
 			for _, s := range mentions[k] {
-				if to := s.targets(seq, c, slot); len(to) > 0 {
+				if to := s.targetsFrom(from, seq, c, slot); len(to) > 0 {
 					logSubs = append(logSubs, delivery{s: s, to: to})
 				}
 			}
