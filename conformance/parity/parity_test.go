@@ -42,6 +42,8 @@ func programAccounts() runtime.MapSource {
 	}{
 		{core.SystemProgramID, core.NativeLoaderProgramID, []byte("system_program")},
 		{core.ComputeBudgetProgramID, core.NativeLoaderProgramID, []byte("compute_budget_program")},
+		{core.StakeProgramID, core.NativeLoaderProgramID, []byte("stake_program")},
+		{core.VoteProgramID, core.NativeLoaderProgramID, []byte("vote_program")},
 		{core.TokenProgramID, core.BPFLoaderProgramID, []byte("spl_token (native)")},
 		{core.AssociatedTokenProgramID, core.BPFLoaderProgramID, []byte("spl_associated_token_account (native)")},
 		{core.MemoProgramID, core.BPFLoaderProgramID, []byte("spl_memo (native)")},
@@ -59,7 +61,8 @@ func programAccounts() runtime.MapSource {
 // (LiteSVM holds the real ELF files and its own sysvar encodings) and no transaction of the corpus writes them.
 func isProgramOrSysvar(k core.Pubkey) bool {
 	_, ok := programs[k]
-	return ok || core.IsSysvarID(k) || k == core.NativeLoaderProgramID
+	// The stake config account is read by DelegateStake and written by no one; LiteSVM holds it, ledgerd's genesis not.
+	return ok || core.IsSysvarID(k) || k == core.NativeLoaderProgramID || k == core.StakeConfigID
 }
 
 var programs = programAccounts()
@@ -124,8 +127,13 @@ type outcome struct {
 // v0 lookups resolved against the tables in the accounts.
 func runLedgerd(t *testing.T, sc *scenario) []outcome {
 	t.Helper()
-	reg := ledger.DefaultPrograms()
-	src := programAccounts()
+	return runWith(t, sc, ledger.DefaultPrograms(), programAccounts())
+}
+
+// runWith is runLedgerd with the programs of reg and the program accounts progs (the real builds, say).
+func runWith(t *testing.T, sc *scenario, reg *runtime.Registry, progs runtime.MapSource) []outcome {
+	t.Helper()
+	src := progs
 	for k, a := range sc.accounts {
 		src[k] = a.Clone()
 	}
@@ -135,7 +143,11 @@ func runLedgerd(t *testing.T, sc *scenario) []outcome {
 		env := runtime.DefaultEnv(blockhash, reg)
 		env.Clock = sysvar.Clock{Slot: st.slot, UnixTimestamp: unixTimestamp}
 		hashes := slotHashes(st.slot)
-		env.SysvarData = map[core.Pubkey][]byte{core.SysvarSlotHashesID: hashes.AccountData()}
+		// The sysvars a bank holds beyond the typed ones (as a new ledger has them; LiteSVM's defaults are the same).
+		rewards, last := sysvar.EpochRewards{}, sysvar.LastRestartSlot{}
+		env.SysvarData = map[core.Pubkey][]byte{core.SysvarSlotHashesID: hashes.AccountData(),
+			core.SysvarStakeHistoryID: sysvar.StakeHistory{}.AccountData(), core.SysvarEpochRewardsID: rewards.Marshal(),
+			core.SysvarLastRestartSlotID: last.Marshal()}
 		opts := runtime.Options{CheckBlockhash: func(core.Hash) (uint64, bool) { return runtime.DefaultLamportsPerSignature, true }}
 
 		m := &st.tx.Message

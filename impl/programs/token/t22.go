@@ -330,15 +330,17 @@ func (e *exec) initializeAccount2022(ownerArg *core.Pubkey, rentAccount bool) er
 	if !rent.IsExempt(account.lamports, uint64(len(s.data))) {
 		return tokenErr(NotRentExempt)
 	}
+	// The mint's owner is checked before its data (Token-2022 11.0.0 answers IncorrectProgramId for an
+	// address holding nothing, not InvalidMint).
+	if mint.owner != Program2022ID {
+		return errIncorrectProgramID
+	}
 	ms, err := unpackPod(mint.data, kindMint)
 	if err != nil {
 		return tokenErr(InvalidMint)
 	}
 	if v, err := ms.extension(ExtPermanentDelegate); err == nil && optionalKey(v).Some {
 		e.ctx.ProgramLog("Warning: Mint has a permanent delegate, so tokens in this account may be seized at any time")
-	}
-	if mint.owner != Program2022ID {
-		return errIncorrectProgramID
 	}
 	required, err := requiredAccountExtensionsOf(&ms)
 	if err != nil {
@@ -843,6 +845,11 @@ func (e *exec) mintTo2022(amount uint64, decimals *uint8) error {
 	}
 	if _, err := e.acct(2); err != nil {
 		return err
+	}
+	// The destination's owner is checked before its data (Token-2022 11.0.0: IncorrectProgramId for a closed
+	// account, not InvalidAccountData).
+	if dst.owner != Program2022ID {
+		return errIncorrectProgramID
 	}
 	ds, err := unpackPod(dst.mut(), kindAccount)
 	if err != nil {
