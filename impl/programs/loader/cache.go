@@ -104,6 +104,10 @@ func loadExecutable(elf []byte, l *sbpf.Loader) (*sbpf.Executable, error) {
 // for every loader, so an upgrade, a close or an extend can never run stale code even without
 // Invalidate. The cache is bounded by the total size of the ELFs it holds; the least recently
 // used entries go first. It is safe for concurrent use.
+//
+// A program whose account a bank rewrites in place, keeping the slice it handed to a
+// transaction, would defeat the address check in matches; banks store a changed account as a
+// new value, as runtime.MapSource.Apply does.
 type Cache struct {
 	mu       sync.Mutex
 	entries  map[core.Pubkey]*list.Element
@@ -129,20 +133,31 @@ var Programs = NewCache(DefaultCacheBytes)
 type cacheEntry struct {
 	program core.Pubkey
 	slot    uint64
-	elf     []byte
-	env     *Environment
-	exe     *sbpf.Executable
-	err     error
+	elf     []byte // a private copy
+	// seen is the address of the account data this entry was last matched against: the
+	// runtime never writes the slices its account source hands out (a changed account is a new
+	// slice), so the same address and length are the same bytes, and the common case (the
+	// same bank's account, run again) skips comparing the whole ELF.
+	seen *byte
+	env  *Environment
+	exe  *sbpf.Executable
+	err  error
 }
 
-func sameBytes(a, b []byte) bool {
-	if len(a) != len(b) {
+// matches reports whether elf holds the entry's bytes, remembering elf's address when it does.
+func (e *cacheEntry) matches(elf []byte) bool {
+	if len(e.elf) != len(elf) {
 		return false
 	}
-	if len(a) == 0 || unsafe.SliceData(a) == unsafe.SliceData(b) {
+	p := unsafe.SliceData(elf)
+	if len(elf) == 0 || p == e.seen {
 		return true
 	}
-	return bytes.Equal(a, b)
+	if !bytes.Equal(e.elf, elf) {
+		return false
+	}
+	e.seen = p
+	return true
 }
 
 // Load returns the executable of program's deployment (its ProgramData slot for upgradeable
@@ -152,7 +167,7 @@ func (c *Cache) Load(program core.Pubkey, slot uint64, elf []byte, env *Environm
 	c.mu.Lock()
 	if el, ok := c.entries[program]; ok {
 		e := el.Value.(*cacheEntry)
-		if e.slot == slot && e.env == env && sameBytes(e.elf, elf) {
+		if e.slot == slot && e.env == env && e.matches(elf) {
 			c.lru.MoveToFront(el)
 			c.mu.Unlock()
 			return e.exe, e.err
@@ -163,7 +178,8 @@ func (c *Cache) Load(program core.Pubkey, slot uint64, elf []byte, env *Environm
 	// Load outside the lock: other programs keep running meanwhile. Two transactions missing
 	// at once both load; the second store wins, both results are equal.
 	exe, err := loadExecutable(elf, env.Exec)
-	e := &cacheEntry{program: program, slot: slot, elf: append([]byte(nil), elf...), env: env, exe: exe, err: err}
+	e := &cacheEntry{program: program, slot: slot, elf: append([]byte(nil), elf...), seen: unsafe.SliceData(elf),
+		env: env, exe: exe, err: err}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.entries[program]; ok {
