@@ -251,7 +251,7 @@ type Executable struct {
 	decodeOnce sync.Once
 	prog       []uint64 // Text in the interpreter's form, filled once by program()
 	resolvedMu sync.Mutex
-	resolved   map[*Loader][]uint64 // prog with calls resolved per loader (programFor)
+	resolved   map[*Loader]*prepared // prog with calls resolved per loader (programFor)
 }
 
 // NewExecutableFromText builds an executable from raw bytecode, as the reference's

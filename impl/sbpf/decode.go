@@ -162,6 +162,9 @@ const (
 	// sCALLFN is a call imm resolved when the program is prepared for a loader: a BPF-to-BPF call
 	// whose key names no syscall, with the target instruction in the upper 32 bits of the slot.
 	sCALLFN
+	// sSYSCALL is a call imm resolved to a syscall that is not also a function: the upper 32 bits
+	// index the prepared program's syscall list.
+	sSYSCALL
 )
 
 // semTable[version][opcode] is the operation, sInvalid when the version has no such opcode.
@@ -357,50 +360,71 @@ func (exe *Executable) program() []uint64 {
 	return exe.prog
 }
 
-// programFor is program() with the calls that need no syscall lookup resolved for loader (see
-// sCALLFN), so the interpreter runs them without leaving its loop. It is computed once per loader.
-func (exe *Executable) programFor(loader *Loader) []uint64 {
+// prepared is a program made ready for one loader: calls that need no lookup at run time are
+// resolved (sCALLFN, sSYSCALL), so the interpreter runs BPF-to-BPF calls without leaving its loop
+// and reaches syscalls without a map lookup.
+type prepared struct {
+	prog     []uint64
+	syscalls []Syscall
+}
+
+// programFor prepares exe for loader, once per loader.
+func (exe *Executable) programFor(loader *Loader) *prepared {
 	exe.resolvedMu.Lock()
 	defer exe.resolvedMu.Unlock()
 	if p, ok := exe.resolved[loader]; ok {
 		return p
 	}
-	base := exe.program()
-	prog := append([]uint64(nil), base...)
-	n := uint64(len(prog))
+	p := &prepared{prog: append([]uint64(nil), exe.program()...)}
+	index := map[uint32]uint64{}
+	syscall := func(key uint32, fn Syscall) uint64 {
+		i, ok := index[key]
+		if !ok {
+			i = uint64(len(p.syscalls))
+			index[key] = i
+			p.syscalls = append(p.syscalls, fn)
+		}
+		return i
+	}
+	n := uint64(len(p.prog))
 	static := exe.Version.StaticSyscalls()
-	for pc, x := range prog {
+	for pc, x := range p.prog {
 		if uint8(x) != sCALL {
 			continue
 		}
 		key := uint32(x >> 32)
-		var target uint64
-		switch src := (x >> 12) & 15; {
+		src := (x >> 12) & 15
+		op, arg := semOp(sCALL), uint64(0)
+		switch {
 		case static && src == 1:
-			t := int64(pc) + 1 + int64(int32(key))
-			if t < 0 || uint64(t) >= n {
-				continue
+			if t := int64(pc) + 1 + int64(int32(key)); t >= 0 && uint64(t) < n {
+				op, arg = sCALLFN, uint64(t)
 			}
-			target = uint64(t)
 		case static:
-			continue // a syscall by hash
+			if e, ok := loader.syscalls[key]; ok {
+				op, arg = sSYSCALL, syscall(key, e.Fn)
+			}
 		default:
-			if _, isSyscall := loader.syscalls[key]; isSyscall {
-				continue // the syscall runs (and then a function of the same key, if any)
+			e, isSyscall := loader.syscalls[key]
+			t, isFunction := exe.Functions[key]
+			switch {
+			case isSyscall && !isFunction:
+				op, arg = sSYSCALL, syscall(key, e.Fn)
+			case !isSyscall && isFunction && t < n:
+				op, arg = sCALLFN, t
 			}
-			t, ok := exe.Functions[key]
-			if !ok || t >= n {
-				continue // faults in call, in the reference's order
-			}
-			target = t
+			// Otherwise (both, an unknown key, a target past the text) call() decides, in the
+			// reference's order.
 		}
-		prog[pc] = x&0xffffffff&^0xff | uint64(sCALLFN) | target<<32
+		if op != sCALL {
+			p.prog[pc] = x&0xffffffff&^0xff | uint64(op) | arg<<32
+		}
 	}
 	if exe.resolved == nil {
-		exe.resolved = make(map[*Loader][]uint64)
+		exe.resolved = make(map[*Loader]*prepared)
 	}
-	exe.resolved[loader] = prog
-	return prog
+	exe.resolved[loader] = p
+	return p
 }
 
 func decodeText(text []byte, v Version) []uint64 {

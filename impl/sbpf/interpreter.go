@@ -33,6 +33,7 @@ type interp struct {
 	errKind   ErrorKind
 
 	prog       []uint64
+	syscalls   []Syscall   // the prepared program's, indexed by sSYSCALL slots
 	regs       []memRegion // the aligned mapping's slots; nil for an unaligned mapping
 	frames     []callFrame
 	maxDepth   int
@@ -44,7 +45,8 @@ type interp struct {
 
 func (vm *VM) interpret() (uint64, error) {
 	st := &vm.st
-	st.prog = vm.exe.programFor(vm.loader)
+	p := vm.exe.programFor(vm.loader)
+	st.prog, st.syscalls = p.prog, p.syscalls
 	st.remaining = vm.meter.Remaining
 	defer func() { vm.meter.Remaining = st.remaining }()
 	for {
@@ -106,6 +108,9 @@ func (vm *VM) call(st *interp) error {
 	x := st.prog[st.pc]
 	src := (x >> 12) & 15
 	pc := st.pc
+	if uint8(x) == sSYSCALL {
+		return vm.syscall(st, st.syscalls[x>>32])
+	}
 	next := pc + 1
 	n := uint64(len(st.prog))
 	static := vm.exe.Version.StaticSyscalls()
@@ -114,13 +119,9 @@ func (vm *VM) call(st *interp) error {
 	fail := func(kind ErrorKind) error { return &Error{Kind: kind, PC: pc} }
 	if !static || src == 0 {
 		if e, ok := vm.loader.syscalls[key]; ok {
-			vm.meter.Remaining = st.remaining
-			v, err := e.Fn(vm, st.reg[1], st.reg[2], st.reg[3], st.reg[4], st.reg[5])
-			st.remaining = vm.meter.Remaining
-			if err != nil {
-				return &Error{Kind: ErrSyscall, PC: pc, Err: err}
+			if err := vm.runSyscall(st, e.Fn); err != nil {
+				return err
 			}
-			st.reg[0] = v
 			resolved = true
 		}
 	}
@@ -155,6 +156,27 @@ func (vm *VM) call(st *interp) error {
 		return fail(ErrUnsupportedInstruction)
 	}
 	st.pc = next
+	return nil
+}
+
+// syscall runs a resolved syscall at st.pc and moves on.
+func (vm *VM) syscall(st *interp, fn Syscall) error {
+	if err := vm.runSyscall(st, fn); err != nil {
+		return err
+	}
+	st.pc++
+	return nil
+}
+
+// runSyscall settles the meter, calls fn with r1-r5 and puts its result in r0.
+func (vm *VM) runSyscall(st *interp, fn Syscall) error {
+	vm.meter.Remaining = st.remaining
+	v, err := fn(vm, st.reg[1], st.reg[2], st.reg[3], st.reg[4], st.reg[5])
+	st.remaining = vm.meter.Remaining
+	if err != nil {
+		return &Error{Kind: ErrSyscall, PC: st.pc, Err: err}
+	}
+	st.reg[0] = v
 	return nil
 }
 
@@ -743,7 +765,7 @@ loop:
 				pc += uint64(int64(int16(x >> 16)))
 			}
 
-		case sCALL:
+		case sCALL, sSYSCALL:
 			act = actCall
 			break loop
 		case sCALLFN:
