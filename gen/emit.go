@@ -106,6 +106,7 @@ func typ(t *GoType, qual string) *jen.Statement {
 
 func emitTypes(ir *IR) *jen.File {
 	f := jen.NewFile("rpcapi")
+	inParams := paramDecls(ir)
 	for _, d := range ir.Decls {
 		if d.Doc != "" {
 			f.Comment(d.Name + ": " + strings.TrimSpace(d.Doc))
@@ -133,8 +134,18 @@ func emitTypes(ir *IR) *jen.File {
 				}
 				fields = append(fields, st)
 			}
+			for _, fl := range d.Fields {
+				if kd, ok := base58Of(fl.Type); ok && inParams[d] {
+					fields = append(fields, jen.Id(keptField(fl.GoName)).Add(kd.keptType()).Comment("set by Validate"))
+				}
+			}
 			f.Type().Id(d.Name).Struct(fields...)
 			emitExactDecode(f, d)
+			for _, fl := range d.Fields {
+				if kd, ok := base58Of(fl.Type); ok && inParams[d] {
+					emitKeptAccessor(f, kd, "x", d.Name, fl.GoName, fl.JSONName)
+				}
+			}
 		case DUnion:
 			emitUnion(f, d)
 		}

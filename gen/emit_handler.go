@@ -176,23 +176,16 @@ func emitParams(ir *IR) *jen.File {
 			fields = append(fields, st)
 		}
 		for _, p := range m.Params {
-			if _, _, ok := decodedParam(p); ok {
-				fields = append(fields, jen.Id(decodedField(p)).Index().Byte().Comment("set by Validate"))
+			if d, ok := base58Of(p.Type); ok {
+				fields = append(fields, jen.Id(keptField(p.GoName)).Add(d.keptType()).Comment("set by Validate"))
 			}
 		}
 		f.Comment(fmt.Sprintf("%s are the positional params of %s.", name, m.Name))
 		f.Type().Id(name).Struct(fields...)
 		for _, p := range m.Params {
-			size, custom, ok := decodedParam(p)
-			if !ok {
-				continue
+			if d, ok := base58Of(p.Type); ok {
+				emitKeptAccessor(f, d, "p", name, p.GoName, p.Name)
 			}
-			f.Comment(fmt.Sprintf("%s returns %s decoded from base 58 (%d bytes): kept by Validate, which the dispatcher runs", decodedAccessor(p), p.Name, size))
-			f.Comment("before the handler, or decoded now with Validate's error when it has not run.")
-			f.Func().Params(jen.Id("p").Op("*").Id(name)).Id(decodedAccessor(p)).Params().Params(jen.Index().Byte(), jen.Error()).Block(
-				jen.If(jen.Id("p."+decodedField(p)).Op("!=").Nil()).Block(jen.Return(jen.Id("p."+decodedField(p)), jen.Nil())),
-				jen.Return(jen.Id("decodeBase58").Call(jen.Id("p."+p.GoName), jen.Lit(size), jen.Lit(custom))),
-			)
 		}
 
 		dec := []jen.Code{

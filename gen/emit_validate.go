@@ -17,6 +17,8 @@ type validator struct {
 	tmp   int
 	used  []*Decl // declarations whose validate method a check calls, in order of first use
 	seen  map[*Decl]bool
+	// assignsErr marks a body whose decodeB58 statements assign an err the body must declare.
+	assignsErr bool
 }
 
 // needsCheck reports whether a value of t has anything to validate.
@@ -182,17 +184,14 @@ func emitValidate(ir *IR) *jen.File {
 		}
 		var body []jen.Code
 		for _, p := range m.Params {
-			if size, custom, ok := decodedParam(p); ok {
+			if d, ok := base58Of(p.Type); ok {
 				// Decoded here once; the handler takes the bytes from the accessor instead of decoding again.
-				body = append(body,
-					jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("decodeBase58").Call(jen.Id("p."+p.GoName), jen.Lit(size), jen.Lit(custom)),
-					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-					jen.Id("p."+decodedField(p)).Op("=").Id("b"),
-				)
+				body = append(body, v.decodeB58(d, "p", p.GoName, strconv.Quote(p.Name))...)
 				continue
 			}
 			body = append(body, v.check(p.Type, "p."+p.GoName, strconv.Quote(p.Name))...)
 		}
+		body = v.declareErr(body)
 		body = append(body, jen.Return(jen.Nil()))
 		f.Comment(fmt.Sprintf("Validate checks the params of %s against the schema; a failure is a -32602 *Error.", m.Name))
 		f.Func().Params(jen.Id("p").Op("*").Id(paramsName(m.Name))).Id("Validate").Params().Error().Block(body...)
@@ -204,8 +203,14 @@ func emitValidate(ir *IR) *jen.File {
 		switch d.Kind {
 		case DStruct:
 			for _, fl := range d.Fields {
-				body = append(body, v.check(fl.Type, "x."+fl.GoName, fmt.Sprintf("path+%q", "."+fl.JSONName))...)
+				path := fmt.Sprintf("path+%q", "."+fl.JSONName)
+				if kd, ok := base58Of(fl.Type); ok {
+					body = append(body, v.decodeB58(kd, "x", fl.GoName, path)...)
+					continue
+				}
+				body = append(body, v.check(fl.Type, "x."+fl.GoName, path)...)
 			}
+			body = v.declareErr(body)
 		case DUnion:
 			for _, m := range d.Members {
 				body = append(body, v.check(&GoType{Kind: TPtr, Elem: m.Type}, "x."+m.GoName, "path")...)
@@ -217,29 +222,159 @@ func emitValidate(ir *IR) *jen.File {
 	return f
 }
 
-// decodedParam reports whether p is a required base-58 param (a pubkey, hash or signature), which Validate decodes
-// and keeps for the handler, with its size in bytes and its custom error message.
-func decodedParam(p *Param) (size int, custom string, ok bool) {
-	if !p.Required {
-		return 0, "", false
+// b58 describes a value Validate decodes from base 58 and keeps, so the handler does not decode it again: a key,
+// hash or signature (size bytes), or a list of them; ptr when it is optional (a nil pointer holds nothing).
+type b58 struct {
+	size      int
+	custom    string
+	list, ptr bool
+	stripped  *GoType // the type without its base-58 format: what is left for v.check (a list's length)
+}
+
+// base58Of reports whether a value of type t is decoded and kept by Validate: a string with a base-58 format, a
+// list of them, or an optional one of either.
+func base58Of(t *GoType) (d b58, ok bool) {
+	u, c := unalias(t, t.C)
+	if u.Kind == TPtr {
+		d.ptr = true
+		u, c = unalias(u.Elem, mergeConstraints(c, u.Elem.C))
 	}
-	t, c := p.Type, p.Type.C
+	if u.Kind == TSlice {
+		d.list = true
+		u, c = unalias(u.Elem, u.Elem.C)
+	}
+	if u.Kind != TPrim || u.Prim != "string" || c.Format == "" {
+		return d, false
+	}
+	d.size, d.custom, d.stripped = 32, c.Message, withoutFormat(t)
+	if c.Format == "signature" {
+		d.size = 64
+	}
+	return d, true
+}
+
+// unalias follows aliases to the type they name, merging constraints as v.check does.
+func unalias(t *GoType, c Constraints) (*GoType, Constraints) {
 	for t.Kind == TNamed && t.Named.Kind == DAlias {
 		c = mergeConstraints(c, t.Named.Target.C)
 		t = t.Named.Target
 	}
-	if t.Kind != TPrim || t.Prim != "string" || c.Format == "" {
-		return 0, "", false
-	}
-	size = 32
-	if c.Format == "signature" {
-		size = 64
-	}
-	return size, c.Message, true
+	return t, c
 }
 
-// decodedField names the unexported field that holds a decoded param; decodedAccessor its accessor.
-func decodedField(p *Param) string    { return lowerFirst(p.GoName) + "Bytes" }
-func decodedAccessor(p *Param) string { return p.GoName + "Bytes" }
+// withoutFormat copies t with aliases resolved and the base-58 format dropped from its strings, so that v.check
+// emits only the checks around the decoding (a list's length).
+func withoutFormat(t *GoType) *GoType {
+	u, c := unalias(t, t.C)
+	cp := *u
+	cp.C = c
+	switch cp.Kind {
+	case TPtr, TSlice:
+		cp.Elem = withoutFormat(u.Elem)
+	case TPrim:
+		cp.C.Format, cp.C.Message = "", ""
+	}
+	return &cp
+}
+
+// decodeB58 returns the statements of a Validate that decode the value expr (owner.goName) into its kept field,
+// after the checks around it; err is declared by the caller.
+func (v *validator) decodeB58(d b58, owner, goName, path string) []jen.Code {
+	expr := owner + "." + goName
+	out := v.check(d.stripped, expr, path)
+	fn := "decodeBase58"
+	if d.list {
+		fn = "decodeBase58List"
+	}
+	val := expr
+	if d.ptr {
+		val = "*" + expr
+	}
+	v.assignsErr = true
+	dec := jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id(val), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	if d.ptr {
+		dec = jen.If(jen.Id(expr).Op("!=").Nil()).Block(dec)
+	}
+	return append(out, dec)
+}
+
+// keptType is the Go type of a kept field: the bytes of one value or of each value of a list.
+func (d b58) keptType() *jen.Statement {
+	if d.list {
+		return jen.Index().Index().Byte()
+	}
+	return jen.Index().Byte()
+}
+
+// emitKeptAccessor writes the accessor of a kept value: the bytes Validate decoded (which the dispatcher runs
+// before the handler), or, when it has not run, the value decoded now with Validate's error. An absent optional
+// value is nil bytes.
+func emitKeptAccessor(f *jen.File, d b58, recv, typeName, goName, wireName string) {
+	field := recv + "." + keptField(goName)
+	expr := recv + "." + goName
+	what := fmt.Sprintf("%s decoded from base 58 (%d bytes)", wireName, d.size)
+	if d.list {
+		what = fmt.Sprintf("each key of %s decoded from base 58 (%d bytes each)", wireName, d.size)
+	}
+	f.Comment(fmt.Sprintf("%sBytes returns %s: kept by Validate, which the dispatcher runs", goName, what))
+	f.Comment("before the handler, or decoded now with Validate's error when it has not run.")
+	if d.ptr {
+		f.Comment("An absent " + wireName + " is nil.")
+	}
+	fn, val := "decodeBase58", expr
+	if d.list {
+		fn = "decodeBase58List"
+	}
+	cond := jen.Id(field).Op("!=").Nil()
+	if d.ptr {
+		val = "*" + expr
+		cond = cond.Op("||").Id(expr).Op("==").Nil()
+	}
+	f.Func().Params(jen.Id(recv).Op("*").Id(typeName)).Id(goName+"Bytes").Params().Params(d.keptType(), jen.Error()).Block(
+		jen.If(cond).Block(jen.Return(jen.Id(field), jen.Nil())),
+		jen.Return(jen.Id(fn).Call(jen.Id(val), jen.Lit(d.size), jen.Lit(d.custom))),
+	)
+}
+
+// keptField names the unexported field that holds a decoded value.
+func keptField(goName string) string { return lowerFirst(goName) + "Bytes" }
 
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
+
+// declareErr declares the err that decodeB58's statements assign, when the body has any, and resets the mark.
+func (v *validator) declareErr(body []jen.Code) []jen.Code {
+	if !v.assignsErr {
+		return body
+	}
+	v.assignsErr = false
+	return append([]jen.Code{jen.Var().Err().Error()}, body...)
+}
+
+// paramDecls is the set of declarations the params of some method reach: their key fields are decoded by
+// Validate and kept (results are written, never validated, and keep no bytes).
+func paramDecls(ir *IR) map[*Decl]bool {
+	seen := map[*Decl]bool{}
+	var walk func(t *GoType)
+	walk = func(t *GoType) {
+		for ; t != nil; t = t.Elem {
+			if t.Kind != TNamed || seen[t.Named] {
+				continue
+			}
+			d := t.Named
+			seen[d] = true
+			walk(d.Target)
+			for _, fl := range d.Fields {
+				walk(fl.Type)
+			}
+			for _, m := range d.Members {
+				walk(m.Type)
+			}
+		}
+	}
+	for _, m := range ir.Methods {
+		for _, p := range m.Params {
+			walk(p.Type)
+		}
+	}
+	return seen
+}

@@ -108,3 +108,41 @@ func FuzzParamsDecode(f *testing.F) {
 		}
 	})
 }
+
+// Lists of keys and the keys inside config objects are kept too: after Validate the accessors hand back what it
+// decoded, an absent optional key is nil, and without Validate the accessor decodes with Validate's error.
+func TestValidateKeepsDecodedListsAndConfigKeys(t *testing.T) {
+	t.Parallel()
+	const key = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T"
+	const sig = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
+	m := rpcapi.GetMultipleAccountsParams{Pubkeys: []rpcapi.Pubkey{key, key}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	m.Pubkeys[1] = "0" // not base 58: only a second decoding would notice
+	if keys, err := m.PubkeysBytes(); err != nil || len(keys) != 2 || len(keys[1]) != 32 {
+		t.Errorf("getMultipleAccounts after Validate: %x, %v; want the two keys Validate decoded", keys, err)
+	}
+	bad := rpcapi.GetMultipleAccountsParams{Pubkeys: []rpcapi.Pubkey{key, "0"}}
+	if _, err := bad.PubkeysBytes(); err == nil || err.Error() != "Invalid param: Invalid" {
+		t.Errorf("getMultipleAccounts without Validate: %v, want Invalid param: Invalid", err)
+	}
+
+	before := sig
+	s := rpcapi.GetSignaturesForAddressParams{Address: key, Config: &rpcapi.GetSignaturesForAddressConfig{Before: &before}}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	before = "0"
+	if b, err := s.Config.BeforeBytes(); err != nil || len(b) != 64 {
+		t.Errorf("before after Validate: %x, %v; want the 64 bytes Validate decoded", b, err)
+	}
+	if b, err := s.Config.UntilBytes(); err != nil || b != nil {
+		t.Errorf("absent until: %x, %v; want nil", b, err)
+	}
+
+	l := rpcapi.LogsSubscribeParams{Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{Mentions: []rpcapi.Pubkey{"0"}}}}
+	if err := l.Validate(); err == nil || err.Error() != "Invalid Request: Invalid mentions provided" {
+		t.Errorf("logsSubscribe with a bad mention: %v, want the reference's text", err)
+	}
+}

@@ -69,10 +69,19 @@ func (p GetBalanceParams) MarshalJSON() ([]byte, error) {
 
 // GetMultipleAccountsParams are the positional params of getMultipleAccounts.
 type GetMultipleAccountsParams struct {
-	Pubkeys []Pubkey           // Addresses of the accounts to read, at most 100.
-	Config  *AccountInfoConfig // Commitment, data encoding (default `base64`), data slice and minimum context slot.
+	Pubkeys      []Pubkey           // Addresses of the accounts to read, at most 100.
+	Config       *AccountInfoConfig // Commitment, data encoding (default `base64`), data slice and minimum context slot.
+	pubkeysBytes [][]byte           // set by Validate
 }
 
+// PubkeysBytes returns each key of pubkeys decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetMultipleAccountsParams) PubkeysBytes() ([][]byte, error) {
+	if p.pubkeysBytes != nil {
+		return p.pubkeysBytes, nil
+	}
+	return decodeBase58List(p.Pubkeys, 32, "")
+}
 func (p *GetMultipleAccountsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -383,10 +392,19 @@ func (p GetInflationGovernorParams) MarshalJSON() ([]byte, error) {
 
 // GetInflationRewardParams are the positional params of getInflationReward.
 type GetInflationRewardParams struct {
-	Addresses []Pubkey     // The accounts (stake or vote accounts) to look up.
-	Config    *EpochConfig // Commitment (default finalized; at least confirmed), epoch (default the previous epoch) and minimum context ...
+	Addresses      []Pubkey     // The accounts (stake or vote accounts) to look up.
+	Config         *EpochConfig // Commitment (default finalized; at least confirmed), epoch (default the previous epoch) and minimum context ...
+	addressesBytes [][]byte     // set by Validate
 }
 
+// AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetInflationRewardParams) AddressesBytes() ([][]byte, error) {
+	if p.addressesBytes != nil {
+		return p.addressesBytes, nil
+	}
+	return decodeBase58List(p.Addresses, 32, "")
+}
 func (p *GetInflationRewardParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
@@ -700,9 +718,19 @@ func (p GetFeeForMessageParams) MarshalJSON() ([]byte, error) {
 
 // GetRecentPrioritizationFeesParams are the positional params of getRecentPrioritizationFees.
 type GetRecentPrioritizationFeesParams struct {
-	Addresses *[]Pubkey // Account addresses (at most 128) that the transactions must write-lock.
+	Addresses      *[]Pubkey // Account addresses (at most 128) that the transactions must write-lock.
+	addressesBytes [][]byte  // set by Validate
 }
 
+// AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent addresses is nil.
+func (p *GetRecentPrioritizationFeesParams) AddressesBytes() ([][]byte, error) {
+	if p.addressesBytes != nil || p.Addresses == nil {
+		return p.addressesBytes, nil
+	}
+	return decodeBase58List(*p.Addresses, 32, "")
+}
 func (p *GetRecentPrioritizationFeesParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 1)
 	if err != nil {
@@ -1503,10 +1531,19 @@ func (p GetSignaturesForAddressParams) MarshalJSON() ([]byte, error) {
 
 // GetSignatureStatusesParams are the positional params of getSignatureStatuses.
 type GetSignatureStatusesParams struct {
-	Signatures []Signature // Transaction signatures to look up (at most 256).
-	Config     *GetSignatureStatusesConfig
+	Signatures      []Signature // Transaction signatures to look up (at most 256).
+	Config          *GetSignatureStatusesConfig
+	signaturesBytes [][]byte // set by Validate
 }
 
+// SignaturesBytes returns each key of signatures decoded from base 58 (64 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetSignatureStatusesParams) SignaturesBytes() ([][]byte, error) {
+	if p.signaturesBytes != nil {
+		return p.signaturesBytes, nil
+	}
+	return decodeBase58List(p.Signatures, 64, "")
+}
 func (p *GetSignatureStatusesParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {

@@ -117,6 +117,19 @@ func decodeBase58(s string, size int, custom string) ([]byte, error) {
 	return b, nil
 }
 
+// decodeBase58List decodes each value of a list as decodeBase58 does, stopping at the first error.
+func decodeBase58List(list []string, size int, custom string) ([][]byte, error) {
+	out := make([][]byte, len(list))
+	for i, s := range list {
+		b, err := decodeBase58(s, size, custom)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
 // splitParams reads the positional params array. Absent or null params are an empty list. It only finds where the
 // elements are, without decoding or copying them: each is decoded once, into its field, by decodeParam, which also
 // rejects an element that is not valid JSON.

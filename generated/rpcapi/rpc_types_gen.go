@@ -238,12 +238,22 @@ func (u *BlockSubscribeFilter) UnmarshalJSON(data []byte) error {
 }
 
 type BlockSubscribeFilterMentionsAccountOrProgram struct {
-	MentionsAccountOrProgram string `json:"mentionsAccountOrProgram"` // The base-58 address of an account or program.
+	MentionsAccountOrProgram      string `json:"mentionsAccountOrProgram"` // The base-58 address of an account or program.
+	mentionsAccountOrProgramBytes []byte // set by Validate
 }
 
 func (v *BlockSubscribeFilterMentionsAccountOrProgram) UnmarshalJSON(data []byte) error {
 	type plain BlockSubscribeFilterMentionsAccountOrProgram
 	return decodeExact(data, (*plain)(v), v, "mentionsAccountOrProgram")
+}
+
+// MentionsAccountOrProgramBytes returns mentionsAccountOrProgram decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (x *BlockSubscribeFilterMentionsAccountOrProgram) MentionsAccountOrProgramBytes() ([]byte, error) {
+	if x.mentionsAccountOrProgramBytes != nil {
+		return x.mentionsAccountOrProgramBytes, nil
+	}
+	return decodeBase58(x.MentionsAccountOrProgram, 32, "Invalid Request: Invalid mentions_account_or_program provided")
 }
 
 type BlockSubscribeNotification = BlockNotification
@@ -597,14 +607,25 @@ func (u *GetBlockConfig) UnmarshalJSON(data []byte) error {
 type GetBlockHeightResult = uint64
 
 type GetBlockProductionConfig struct {
-	Commitment *Commitment                    `json:"commitment,omitempty"`
-	Range      *GetBlockProductionConfigRange `json:"range,omitempty"`    // Slot range to report on; defaults to the current epoch up to the bank's slot.
-	Identity   *Pubkey                        `json:"identity,omitempty"` // Only report this validator identity.
+	Commitment    *Commitment                    `json:"commitment,omitempty"`
+	Range         *GetBlockProductionConfigRange `json:"range,omitempty"`    // Slot range to report on; defaults to the current epoch up to the bank's slot.
+	Identity      *Pubkey                        `json:"identity,omitempty"` // Only report this validator identity.
+	identityBytes []byte                         // set by Validate
 }
 
 func (v *GetBlockProductionConfig) UnmarshalJSON(data []byte) error {
 	type plain GetBlockProductionConfig
 	return decodeExact(data, (*plain)(v), v, "commitment", "range", "identity")
+}
+
+// IdentityBytes returns identity decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent identity is nil.
+func (x *GetBlockProductionConfig) IdentityBytes() ([]byte, error) {
+	if x.identityBytes != nil || x.Identity == nil {
+		return x.identityBytes, nil
+	}
+	return decodeBase58(*x.Identity, 32, "")
 }
 
 // GetBlockProductionConfigRange: Slot range to report on; defaults to the current epoch up to the bank's slot.
@@ -750,15 +771,37 @@ type GetConfirmedBlocksResult = []Slot
 type GetConfirmedBlocksWithLimitResult = []Slot
 
 type GetConfirmedSignaturesForAddress2Config struct {
-	Limit      *uint64     `json:"limit,omitempty"`      // Maximum number of entries, 1 to 1,000 (default 1,000).
-	Before     *Signature  `json:"before,omitempty"`     // Start searching backwards from this transaction signature (exclusive).
-	Until      *Signature  `json:"until,omitempty"`      // Stop when this transaction signature is reached (exclusive).
-	Commitment *Commitment `json:"commitment,omitempty"` // finalized (the default) or confirmed; processed is rejected.
+	Limit       *uint64     `json:"limit,omitempty"`      // Maximum number of entries, 1 to 1,000 (default 1,000).
+	Before      *Signature  `json:"before,omitempty"`     // Start searching backwards from this transaction signature (exclusive).
+	Until       *Signature  `json:"until,omitempty"`      // Stop when this transaction signature is reached (exclusive).
+	Commitment  *Commitment `json:"commitment,omitempty"` // finalized (the default) or confirmed; processed is rejected.
+	beforeBytes []byte      // set by Validate
+	untilBytes  []byte      // set by Validate
 }
 
 func (v *GetConfirmedSignaturesForAddress2Config) UnmarshalJSON(data []byte) error {
 	type plain GetConfirmedSignaturesForAddress2Config
 	return decodeExact(data, (*plain)(v), v, "limit", "before", "until", "commitment")
+}
+
+// BeforeBytes returns before decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent before is nil.
+func (x *GetConfirmedSignaturesForAddress2Config) BeforeBytes() ([]byte, error) {
+	if x.beforeBytes != nil || x.Before == nil {
+		return x.beforeBytes, nil
+	}
+	return decodeBase58(*x.Before, 64, "")
+}
+
+// UntilBytes returns until decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent until is nil.
+func (x *GetConfirmedSignaturesForAddress2Config) UntilBytes() ([]byte, error) {
+	if x.untilBytes != nil || x.Until == nil {
+		return x.untilBytes, nil
+	}
+	return decodeBase58(*x.Until, 64, "")
 }
 
 type GetConfirmedSignaturesForAddress2Result = []DeprecatedConfirmedSignatureInfo
@@ -928,13 +971,24 @@ func (v *GetLatestBlockhashResult) UnmarshalJSON(data []byte) error {
 }
 
 type GetLeaderScheduleConfig struct {
-	Commitment *Commitment `json:"commitment,omitempty"`
-	Identity   *Pubkey     `json:"identity,omitempty"` // Only return the schedule of this validator identity.
+	Commitment    *Commitment `json:"commitment,omitempty"`
+	Identity      *Pubkey     `json:"identity,omitempty"` // Only return the schedule of this validator identity.
+	identityBytes []byte      // set by Validate
 }
 
 func (v *GetLeaderScheduleConfig) UnmarshalJSON(data []byte) error {
 	type plain GetLeaderScheduleConfig
 	return decodeExact(data, (*plain)(v), v, "commitment", "identity")
+}
+
+// IdentityBytes returns identity decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent identity is nil.
+func (x *GetLeaderScheduleConfig) IdentityBytes() ([]byte, error) {
+	if x.identityBytes != nil || x.Identity == nil {
+		return x.identityBytes, nil
+	}
+	return decodeBase58(*x.Identity, 32, "")
 }
 
 type GetLeaderScheduleResult = map[string][]uint64
@@ -1041,11 +1095,33 @@ type GetSignaturesForAddressConfig struct {
 	Until          *Signature  `json:"until,omitempty"`          // Stop when this transaction signature is reached (exclusive), even before limit entries.
 	Commitment     *Commitment `json:"commitment,omitempty"`     // finalized (the default) or confirmed; processed is rejected.
 	MinContextSlot *Slot       `json:"minContextSlot,omitempty"` // The minimum slot the request may be evaluated at.
+	beforeBytes    []byte      // set by Validate
+	untilBytes     []byte      // set by Validate
 }
 
 func (v *GetSignaturesForAddressConfig) UnmarshalJSON(data []byte) error {
 	type plain GetSignaturesForAddressConfig
 	return decodeExact(data, (*plain)(v), v, "limit", "before", "until", "commitment", "minContextSlot")
+}
+
+// BeforeBytes returns before decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent before is nil.
+func (x *GetSignaturesForAddressConfig) BeforeBytes() ([]byte, error) {
+	if x.beforeBytes != nil || x.Before == nil {
+		return x.beforeBytes, nil
+	}
+	return decodeBase58(*x.Before, 64, "")
+}
+
+// UntilBytes returns until decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent until is nil.
+func (x *GetSignaturesForAddressConfig) UntilBytes() ([]byte, error) {
+	if x.untilBytes != nil || x.Until == nil {
+		return x.untilBytes, nil
+	}
+	return decodeBase58(*x.Until, 64, "")
 }
 
 type GetSignaturesForAddressResult = []ConfirmedSignatureInfo
@@ -1146,11 +1222,22 @@ type GetVoteAccountsConfig struct {
 	VotePubkey              *Pubkey     `json:"votePubkey,omitempty"`              // Only return this vote account.
 	KeepUnstakedDelinquents *bool       `json:"keepUnstakedDelinquents,omitempty"` // Also return delinquent vote accounts that have no active stake (default false).
 	DelinquentSlotDistance  *uint64     `json:"delinquentSlotDistance,omitempty"`  // How many slots behind the bank's slot a last vote may be before the account counts as delinquent (default 1...
+	votePubkeyBytes         []byte      // set by Validate
 }
 
 func (v *GetVoteAccountsConfig) UnmarshalJSON(data []byte) error {
 	type plain GetVoteAccountsConfig
 	return decodeExact(data, (*plain)(v), v, "commitment", "votePubkey", "keepUnstakedDelinquents", "delinquentSlotDistance")
+}
+
+// VotePubkeyBytes returns votePubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent votePubkey is nil.
+func (x *GetVoteAccountsConfig) VotePubkeyBytes() ([]byte, error) {
+	if x.votePubkeyBytes != nil || x.VotePubkey == nil {
+		return x.votePubkeyBytes, nil
+	}
+	return decodeBase58(*x.VotePubkey, 32, "")
 }
 
 type GetVoteAccountsResult = VoteAccountStatus
@@ -1274,12 +1361,22 @@ func (u *LogsFilter) UnmarshalJSON(data []byte) error {
 }
 
 type LogsFilterMentions struct {
-	Mentions []string `json:"mentions"` // Exactly one base-58 address; transactions that mention it are reported.
+	Mentions      []string `json:"mentions"` // Exactly one base-58 address; transactions that mention it are reported.
+	mentionsBytes [][]byte // set by Validate
 }
 
 func (v *LogsFilterMentions) UnmarshalJSON(data []byte) error {
 	type plain LogsFilterMentions
 	return decodeExact(data, (*plain)(v), v, "mentions")
+}
+
+// MentionsBytes returns each key of mentions decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (x *LogsFilterMentions) MentionsBytes() ([][]byte, error) {
+	if x.mentionsBytes != nil {
+		return x.mentionsBytes, nil
+	}
+	return decodeBase58List(x.Mentions, 32, "Invalid Request: Invalid mentions provided")
 }
 
 // LogsNotification: The result of a logsNotification: the outcome and log lines of one transaction that matched the filter, wrapped with the slot of the bank that processed it.
@@ -1756,13 +1853,23 @@ func (v *SimulateTransactionConfig) UnmarshalJSON(data []byte) error {
 
 // SimulateTransactionConfigAccounts: Accounts whose state after the simulation to return.
 type SimulateTransactionConfigAccounts struct {
-	Encoding  *string  `json:"encoding,omitempty"` // Encoding of the returned account data: base64 (the default), base64+zstd or jsonParsed (which falls back to...
-	Addresses []Pubkey `json:"addresses"`          // The account addresses, at most as many as the transaction has account keys.
+	Encoding       *string  `json:"encoding,omitempty"` // Encoding of the returned account data: base64 (the default), base64+zstd or jsonParsed (which falls back to...
+	Addresses      []Pubkey `json:"addresses"`          // The account addresses, at most as many as the transaction has account keys.
+	addressesBytes [][]byte // set by Validate
 }
 
 func (v *SimulateTransactionConfigAccounts) UnmarshalJSON(data []byte) error {
 	type plain SimulateTransactionConfigAccounts
 	return decodeExact(data, (*plain)(v), v, "encoding", "addresses")
+}
+
+// AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (x *SimulateTransactionConfigAccounts) AddressesBytes() ([][]byte, error) {
+	if x.addressesBytes != nil {
+		return x.addressesBytes, nil
+	}
+	return decodeBase58List(x.Addresses, 32, "")
 }
 
 type SimulateTransactionResult struct {
@@ -1956,7 +2063,8 @@ func (u *TokenAccountsFilter) UnmarshalJSON(data []byte) error {
 
 // TokenAccountsFilterMint: Only token accounts of this mint. The token program is taken from the mint's owner; a missing mint gives `Invalid param: could not find mint`, a mint not owned by a token program `Invalid param: not a Token mint`.
 type TokenAccountsFilterMint struct {
-	Mint Pubkey `json:"mint"` // Pubkey of the token mint.
+	Mint      Pubkey `json:"mint"` // Pubkey of the token mint.
+	mintBytes []byte // set by Validate
 }
 
 func (v *TokenAccountsFilterMint) UnmarshalJSON(data []byte) error {
@@ -1964,14 +2072,33 @@ func (v *TokenAccountsFilterMint) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "mint")
 }
 
+// MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (x *TokenAccountsFilterMint) MintBytes() ([]byte, error) {
+	if x.mintBytes != nil {
+		return x.mintBytes, nil
+	}
+	return decodeBase58(x.Mint, 32, "")
+}
+
 // TokenAccountsFilterProgramId: All token accounts, of any mint, owned by this token program: SPL Token (TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA) or Token-2022 (TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb). Any other program gives `Invalid param: unrecognized Token program id`.
 type TokenAccountsFilterProgramId struct {
-	ProgramId Pubkey `json:"programId"` // Pubkey of the token program.
+	ProgramId      Pubkey `json:"programId"` // Pubkey of the token program.
+	programIdBytes []byte // set by Validate
 }
 
 func (v *TokenAccountsFilterProgramId) UnmarshalJSON(data []byte) error {
 	type plain TokenAccountsFilterProgramId
 	return decodeExact(data, (*plain)(v), v, "programId")
+}
+
+// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (x *TokenAccountsFilterProgramId) ProgramIdBytes() ([]byte, error) {
+	if x.programIdBytes != nil {
+		return x.programIdBytes, nil
+	}
+	return decodeBase58(x.ProgramId, 32, "")
 }
 
 // TokenExtension: A Token-2022 extension in jsonParsed output, e.g. `{"extension":"immutableOwner"}` or `{"extension":"memoTransfer","state":{"requireIncomingTransferMemos":true}}`.

@@ -5,11 +5,10 @@ package rpcapi
 
 // Validate checks the params of getAccountInfo against the schema; a failure is a -32602 *Error.
 func (p *GetAccountInfoParams) Validate() error {
-	b, err := decodeBase58(p.Pubkey, 32, "")
-	if err != nil {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -20,11 +19,10 @@ func (p *GetAccountInfoParams) Validate() error {
 
 // Validate checks the params of getBalance against the schema; a failure is a -32602 *Error.
 func (p *GetBalanceParams) Validate() error {
-	b, err := decodeBase58(p.Pubkey, 32, "")
-	if err != nil {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -35,13 +33,12 @@ func (p *GetBalanceParams) Validate() error {
 
 // Validate checks the params of getMultipleAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetMultipleAccountsParams) Validate() error {
+	var err error
 	if len(p.Pubkeys) > 100 {
 		return invalidParam("pubkeys", "must have at most 100 items", "Too many inputs provided; max 100")
 	}
-	for i1 := range p.Pubkeys {
-		if err := checkBase58(p.Pubkeys[i1], 32, ""); err != nil {
-			return err
-		}
+	if p.pubkeysBytes, err = decodeBase58List(p.Pubkeys, 32, ""); err != nil {
+		return err
 	}
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
@@ -53,11 +50,10 @@ func (p *GetMultipleAccountsParams) Validate() error {
 
 // Validate checks the params of getProgramAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetProgramAccountsParams) Validate() error {
-	b, err := decodeBase58(p.ProgramId, 32, "")
-	if err != nil {
+	var err error
+	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
 		return err
 	}
-	p.programIdBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -98,11 +94,10 @@ func (p *GetSupplyParams) Validate() error {
 
 // Validate checks the params of requestAirdrop against the schema; a failure is a -32602 *Error.
 func (p *RequestAirdropParams) Validate() error {
-	b, err := decodeBase58(p.Pubkey, 32, "")
-	if err != nil {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -186,10 +181,9 @@ func (p *GetInflationGovernorParams) Validate() error {
 
 // Validate checks the params of getInflationReward against the schema; a failure is a -32602 *Error.
 func (p *GetInflationRewardParams) Validate() error {
-	for i2 := range p.Addresses {
-		if err := checkBase58(p.Addresses[i2], 32, ""); err != nil {
-			return err
-		}
+	var err error
+	if p.addressesBytes, err = decodeBase58List(p.Addresses, 32, ""); err != nil {
+		return err
 	}
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
@@ -239,11 +233,10 @@ func (p *GetConfirmedBlocksWithLimitParams) Validate() error {
 
 // Validate checks the params of getConfirmedSignaturesForAddress2 against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
-	b, err := decodeBase58(p.Address, 32, "")
-	if err != nil {
+	var err error
+	if p.addressBytes, err = decodeBase58(p.Address, 32, ""); err != nil {
 		return err
 	}
-	p.addressBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -254,11 +247,10 @@ func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
 
 // Validate checks the params of getConfirmedTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedTransactionParams) Validate() error {
-	b, err := decodeBase58(p.Signature, 64, "")
-	if err != nil {
+	var err error
+	if p.signatureBytes, err = decodeBase58(p.Signature, 64, ""); err != nil {
 		return err
 	}
-	p.signatureBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -269,11 +261,10 @@ func (p *GetConfirmedTransactionParams) Validate() error {
 
 // Validate checks the params of getFeeCalculatorForBlockhash against the schema; a failure is a -32602 *Error.
 func (p *GetFeeCalculatorForBlockhashParams) Validate() error {
-	b, err := decodeBase58(p.Blockhash, 32, "")
-	if err != nil {
+	var err error
+	if p.blockhashBytes, err = decodeBase58(p.Blockhash, 32, ""); err != nil {
 		return err
 	}
-	p.blockhashBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -334,14 +325,15 @@ func (p *GetFeeForMessageParams) Validate() error {
 
 // Validate checks the params of getRecentPrioritizationFees against the schema; a failure is a -32602 *Error.
 func (p *GetRecentPrioritizationFeesParams) Validate() error {
+	var err error
 	if p.Addresses != nil {
 		if len((*p.Addresses)) > 128 {
 			return invalidParam("addresses", "must have at most 128 items", "Too many inputs provided; max 128")
 		}
-		for i3 := range *p.Addresses {
-			if err := checkBase58((*p.Addresses)[i3], 32, ""); err != nil {
-				return err
-			}
+	}
+	if p.Addresses != nil {
+		if p.addressesBytes, err = decodeBase58List(*p.Addresses, 32, ""); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -415,11 +407,10 @@ func (p *GetBlockProductionParams) Validate() error {
 
 // Validate checks the params of getStakeActivation against the schema; a failure is a -32602 *Error.
 func (p *GetStakeActivationParams) Validate() error {
-	b, err := decodeBase58(p.Pubkey, 32, "")
-	if err != nil {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -450,11 +441,10 @@ func (p *GetVoteAccountsParams) Validate() error {
 
 // Validate checks the params of accountSubscribe against the schema; a failure is a -32602 *Error.
 func (p *AccountSubscribeParams) Validate() error {
-	b, err := decodeBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided")
-	if err != nil {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
 		return err
 	}
-	p.pubkeyBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -488,11 +478,10 @@ func (p *LogsUnsubscribeParams) Validate() error {
 
 // Validate checks the params of programSubscribe against the schema; a failure is a -32602 *Error.
 func (p *ProgramSubscribeParams) Validate() error {
-	b, err := decodeBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided")
-	if err != nil {
+	var err error
+	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
 		return err
 	}
-	p.programIdBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -508,11 +497,10 @@ func (p *ProgramUnsubscribeParams) Validate() error {
 
 // Validate checks the params of signatureSubscribe against the schema; a failure is a -32602 *Error.
 func (p *SignatureSubscribeParams) Validate() error {
-	b, err := decodeBase58(p.Signature, 64, "Invalid Request: Invalid signature provided")
-	if err != nil {
+	var err error
+	if p.signatureBytes, err = decodeBase58(p.Signature, 64, "Invalid Request: Invalid signature provided"); err != nil {
 		return err
 	}
-	p.signatureBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -566,11 +554,10 @@ func (p *RootUnsubscribeParams) Validate() error {
 
 // Validate checks the params of getTokenAccountBalance against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountBalanceParams) Validate() error {
-	b, err := decodeBase58(p.Account, 32, "")
-	if err != nil {
+	var err error
+	if p.accountBytes, err = decodeBase58(p.Account, 32, ""); err != nil {
 		return err
 	}
-	p.accountBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -581,11 +568,10 @@ func (p *GetTokenAccountBalanceParams) Validate() error {
 
 // Validate checks the params of getTokenSupply against the schema; a failure is a -32602 *Error.
 func (p *GetTokenSupplyParams) Validate() error {
-	b, err := decodeBase58(p.Mint, 32, "")
-	if err != nil {
+	var err error
+	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
 		return err
 	}
-	p.mintBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -596,11 +582,10 @@ func (p *GetTokenSupplyParams) Validate() error {
 
 // Validate checks the params of getTokenLargestAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetTokenLargestAccountsParams) Validate() error {
-	b, err := decodeBase58(p.Mint, 32, "")
-	if err != nil {
+	var err error
+	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
 		return err
 	}
-	p.mintBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -611,11 +596,10 @@ func (p *GetTokenLargestAccountsParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByOwner against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByOwnerParams) Validate() error {
-	b, err := decodeBase58(p.Owner, 32, "")
-	if err != nil {
+	var err error
+	if p.ownerBytes, err = decodeBase58(p.Owner, 32, ""); err != nil {
 		return err
 	}
-	p.ownerBytes = b
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
@@ -629,11 +613,10 @@ func (p *GetTokenAccountsByOwnerParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByDelegate against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByDelegateParams) Validate() error {
-	b, err := decodeBase58(p.Delegate, 32, "")
-	if err != nil {
+	var err error
+	if p.delegateBytes, err = decodeBase58(p.Delegate, 32, ""); err != nil {
 		return err
 	}
-	p.delegateBytes = b
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
@@ -647,11 +630,10 @@ func (p *GetTokenAccountsByDelegateParams) Validate() error {
 
 // Validate checks the params of getTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetTransactionParams) Validate() error {
-	b, err := decodeBase58(p.Signature, 64, "")
-	if err != nil {
+	var err error
+	if p.signatureBytes, err = decodeBase58(p.Signature, 64, ""); err != nil {
 		return err
 	}
-	p.signatureBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -672,11 +654,10 @@ func (p *GetTransactionCountParams) Validate() error {
 
 // Validate checks the params of getSignaturesForAddress against the schema; a failure is a -32602 *Error.
 func (p *GetSignaturesForAddressParams) Validate() error {
-	b, err := decodeBase58(p.Address, 32, "")
-	if err != nil {
+	var err error
+	if p.addressBytes, err = decodeBase58(p.Address, 32, ""); err != nil {
 		return err
 	}
-	p.addressBytes = b
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
 			return err
@@ -687,13 +668,12 @@ func (p *GetSignaturesForAddressParams) Validate() error {
 
 // Validate checks the params of getSignatureStatuses against the schema; a failure is a -32602 *Error.
 func (p *GetSignatureStatusesParams) Validate() error {
+	var err error
 	if len(p.Signatures) > 256 {
 		return invalidParam("signatures", "must have at most 256 items", "Too many inputs provided; max 256")
 	}
-	for i4 := range p.Signatures {
-		if err := checkBase58(p.Signatures[i4], 64, ""); err != nil {
-			return err
-		}
+	if p.signaturesBytes, err = decodeBase58List(p.Signatures, 64, ""); err != nil {
+		return err
 	}
 	return nil
 }
@@ -773,8 +753,8 @@ func (x *ProgramAccountsConfig) validate(path string) error {
 		if len((*x.Filters)) > 4 {
 			return invalidParam(path+".filters", "must have at most 4 items", "Too many filters provided; max 4")
 		}
-		for i5 := range *x.Filters {
-			if err := (&(*x.Filters)[i5]).validate(indexPath(path+".filters", i5)); err != nil {
+		for i4 := range *x.Filters {
+			if err := (&(*x.Filters)[i4]).validate(indexPath(path+".filters", i4)); err != nil {
 				return err
 			}
 		}
@@ -875,6 +855,7 @@ func (x *GetConfirmedBlocksEndSlot) validate(path string) error {
 	return nil
 }
 func (x *GetConfirmedSignaturesForAddress2Config) validate(path string) error {
+	var err error
 	if x.Limit != nil {
 		if (*x.Limit) < 1 {
 			return invalidParam(path+".limit", "must be at least 1", "Invalid limit; max 1000")
@@ -884,12 +865,12 @@ func (x *GetConfirmedSignaturesForAddress2Config) validate(path string) error {
 		}
 	}
 	if x.Before != nil {
-		if err := checkBase58((*x.Before), 64, ""); err != nil {
+		if x.beforeBytes, err = decodeBase58(*x.Before, 64, ""); err != nil {
 			return err
 		}
 	}
 	if x.Until != nil {
-		if err := checkBase58((*x.Until), 64, ""); err != nil {
+		if x.untilBytes, err = decodeBase58(*x.Until, 64, ""); err != nil {
 			return err
 		}
 	}
@@ -918,6 +899,7 @@ func (x *GetConfirmedTransactionConfig) validate(path string) error {
 	return nil
 }
 func (x *GetLeaderScheduleConfig) validate(path string) error {
+	var err error
 	if x.Commitment != nil {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
@@ -926,13 +908,14 @@ func (x *GetLeaderScheduleConfig) validate(path string) error {
 		}
 	}
 	if x.Identity != nil {
-		if err := checkBase58((*x.Identity), 32, ""); err != nil {
+		if x.identityBytes, err = decodeBase58(*x.Identity, 32, ""); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 func (x *GetBlockProductionConfig) validate(path string) error {
+	var err error
 	if x.Commitment != nil {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
@@ -946,13 +929,14 @@ func (x *GetBlockProductionConfig) validate(path string) error {
 		}
 	}
 	if x.Identity != nil {
-		if err := checkBase58((*x.Identity), 32, ""); err != nil {
+		if x.identityBytes, err = decodeBase58(*x.Identity, 32, ""); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 func (x *GetVoteAccountsConfig) validate(path string) error {
+	var err error
 	if x.Commitment != nil {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
@@ -961,7 +945,7 @@ func (x *GetVoteAccountsConfig) validate(path string) error {
 		}
 	}
 	if x.VotePubkey != nil {
-		if err := checkBase58((*x.VotePubkey), 32, ""); err != nil {
+		if x.votePubkeyBytes, err = decodeBase58(*x.VotePubkey, 32, ""); err != nil {
 			return err
 		}
 	}
@@ -1006,8 +990,8 @@ func (x *ProgramSubscribeConfig) validate(path string) error {
 		if len((*x.Filters)) > 4 {
 			return invalidParam(path+".filters", "must have at most 4 items", "Invalid params: Too many filters provided; max 4")
 		}
-		for i6 := range *x.Filters {
-			if err := (&(*x.Filters)[i6]).validate(indexPath(path+".filters", i6)); err != nil {
+		for i5 := range *x.Filters {
+			if err := (&(*x.Filters)[i5]).validate(indexPath(path+".filters", i5)); err != nil {
 				return err
 			}
 		}
@@ -1092,6 +1076,7 @@ func (x *GetTransactionConfig) validate(path string) error {
 	return nil
 }
 func (x *GetSignaturesForAddressConfig) validate(path string) error {
+	var err error
 	if x.Limit != nil {
 		if (*x.Limit) < 1 {
 			return invalidParam(path+".limit", "must be at least 1", "Invalid limit; max 1000")
@@ -1101,12 +1086,12 @@ func (x *GetSignaturesForAddressConfig) validate(path string) error {
 		}
 	}
 	if x.Before != nil {
-		if err := checkBase58((*x.Before), 64, ""); err != nil {
+		if x.beforeBytes, err = decodeBase58(*x.Before, 64, ""); err != nil {
 			return err
 		}
 	}
 	if x.Until != nil {
-		if err := checkBase58((*x.Until), 64, ""); err != nil {
+		if x.untilBytes, err = decodeBase58(*x.Until, 64, ""); err != nil {
 			return err
 		}
 	}
@@ -1250,33 +1235,35 @@ func (x *GetBlockProductionConfigRange) validate(path string) error {
 	return nil
 }
 func (x *LogsFilterMentions) validate(path string) error {
+	var err error
 	if len(x.Mentions) < 1 {
 		return invalidParam(path+".mentions", "must have at least 1 items", "Invalid Request: Only 1 address supported")
 	}
 	if len(x.Mentions) > 1 {
 		return invalidParam(path+".mentions", "must have at most 1 items", "Invalid Request: Only 1 address supported")
 	}
-	for i7 := range x.Mentions {
-		if err := checkBase58(x.Mentions[i7], 32, "Invalid Request: Invalid mentions provided"); err != nil {
-			return err
-		}
+	if x.mentionsBytes, err = decodeBase58List(x.Mentions, 32, "Invalid Request: Invalid mentions provided"); err != nil {
+		return err
 	}
 	return nil
 }
 func (x *BlockSubscribeFilterMentionsAccountOrProgram) validate(path string) error {
-	if err := checkBase58(x.MentionsAccountOrProgram, 32, "Invalid Request: Invalid mentions_account_or_program provided"); err != nil {
+	var err error
+	if x.mentionsAccountOrProgramBytes, err = decodeBase58(x.MentionsAccountOrProgram, 32, "Invalid Request: Invalid mentions_account_or_program provided"); err != nil {
 		return err
 	}
 	return nil
 }
 func (x *TokenAccountsFilterMint) validate(path string) error {
-	if err := checkBase58(x.Mint, 32, ""); err != nil {
+	var err error
+	if x.mintBytes, err = decodeBase58(x.Mint, 32, ""); err != nil {
 		return err
 	}
 	return nil
 }
 func (x *TokenAccountsFilterProgramId) validate(path string) error {
-	if err := checkBase58(x.ProgramId, 32, ""); err != nil {
+	var err error
+	if x.programIdBytes, err = decodeBase58(x.ProgramId, 32, ""); err != nil {
 		return err
 	}
 	return nil
@@ -1299,6 +1286,7 @@ func (x *TransactionConfig) validate(path string) error {
 	return nil
 }
 func (x *SimulateTransactionConfigAccounts) validate(path string) error {
+	var err error
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "base64", "base64+zstd", "jsonParsed":
@@ -1306,10 +1294,8 @@ func (x *SimulateTransactionConfigAccounts) validate(path string) error {
 			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `base64`, `base64+zstd`, `jsonParsed`", "base58 encoding not supported")
 		}
 	}
-	for i8 := range x.Addresses {
-		if err := checkBase58(x.Addresses[i8], 32, ""); err != nil {
-			return err
-		}
+	if x.addressesBytes, err = decodeBase58List(x.Addresses, 32, ""); err != nil {
+		return err
 	}
 	return nil
 }

@@ -15,13 +15,14 @@ import (
 // The subscribe calls below take the generated params, already validated by the dispatcher, apply the
 // reference's defaults, and register the subscription for conn. Two subscriptions share an id when their
 // method and parameters are the same after the defaults are applied (the reference compares its parsed
-// params the same way). minContextSlot is accepted and ignored, as in the reference.
+// params the same way). minContextSlot is accepted and ignored, as in the reference. Keys and signatures come
+// from the generated accessors (p.XBytes()): the bytes Validate decoded, or Validate's error when it has not run.
 
 // Account subscribes to one account (accountNotification). Default encoding binary, commitment finalized.
 func (h *Hub) Account(c Conn, p *rpcapi.AccountSubscribeParams) (uint64, error) {
-	pk, err := core.ParsePubkey(p.Pubkey)
+	pk, err := pubkeyOf(p.PubkeyBytes())
 	if err != nil {
-		return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid pubkey provided")
+		return 0, err
 	}
 	s := &sub{kind: kindAccount, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized}
 	if cfg := p.Config; cfg != nil {
@@ -39,9 +40,9 @@ func (h *Hub) Account(c Conn, p *rpcapi.AccountSubscribeParams) (uint64, error) 
 // list (nil keeps every account): the caller compiles it as getProgramAccounts does, so both share the checks
 // and their error texts.
 func (h *Hub) Program(c Conn, p *rpcapi.ProgramSubscribeParams, match func(data []byte) bool) (uint64, error) {
-	pk, err := core.ParsePubkey(p.ProgramId)
+	pk, err := pubkeyOf(p.ProgramIdBytes())
 	if err != nil {
-		return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid pubkey provided")
+		return 0, err
 	}
 	s := &sub{kind: kindProgram, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized, match: match}
 	filters := ""
@@ -76,9 +77,13 @@ func (h *Hub) Logs(c Conn, p *rpcapi.LogsSubscribeParams) (uint64, error) {
 		if len(f.Mentions.Mentions) != 1 {
 			return 0, rpcapi.NewInvalidParamsError("Invalid Request: Only 1 address supported")
 		}
-		pk, err := core.ParsePubkey(f.Mentions.Mentions[0])
+		mentions, err := f.Mentions.MentionsBytes()
 		if err != nil {
-			return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid mentions provided")
+			return 0, err
+		}
+		pk, err := pubkeyOf(mentions[0], nil)
+		if err != nil {
+			return 0, err
 		}
 		s.logs, s.pubkey, filter = logsMentions, pk, "mentions:"+pk.String()
 	case f.All != nil && *f.All == "allWithVotes":
@@ -93,10 +98,15 @@ func (h *Hub) Logs(c Conn, p *rpcapi.LogsSubscribeParams) (uint64, error) {
 // Signature subscribes to the outcome of one transaction (signatureNotification). The node removes the
 // subscription after its processed notification.
 func (h *Hub) Signature(c Conn, p *rpcapi.SignatureSubscribeParams) (uint64, error) {
-	sig, err := core.ParseSignature(p.Signature)
+	b, err := p.SignatureBytes()
 	if err != nil {
+		return 0, err
+	}
+	var sig core.Signature
+	if len(b) != len(sig) {
 		return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid signature provided")
 	}
+	copy(sig[:], b)
 	s := &sub{kind: kindSignature, sig: sig, commitment: ledger.Finalized}
 	if cfg := p.Config; cfg != nil {
 		s.commitment = commitmentOf(cfg.Commitment)
@@ -134,9 +144,9 @@ func (h *Hub) Block(c Conn, p *rpcapi.BlockSubscribeParams) (uint64, error) {
 	s := &sub{kind: kindBlock, commitment: ledger.Finalized, block: o}
 	filter := "all"
 	if m := p.Filter.MentionsAccountOrProgram; m != nil {
-		pk, err := core.ParsePubkey(m.MentionsAccountOrProgram)
+		pk, err := pubkeyOf(m.MentionsAccountOrProgramBytes())
 		if err != nil {
-			return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid mentions_account_or_program provided")
+			return 0, err
 		}
 		o.mentions, filter = &pk, "mentions:"+pk.String()
 	}
@@ -193,4 +203,16 @@ func copySlice(s *rpcapi.DataSlice) *rpcapi.DataSlice {
 	}
 	c := *s
 	return &c
+}
+
+// pubkeyOf takes a key from its generated accessor.
+func pubkeyOf(b []byte, err error) (core.Pubkey, error) {
+	if err != nil {
+		return core.Pubkey{}, err
+	}
+	k, err := core.PubkeyFromBytes(b)
+	if err != nil {
+		return k, rpcapi.NewInvalidParamsError("Invalid Request: Invalid pubkey provided")
+	}
+	return k, nil
 }

@@ -77,11 +77,9 @@ func (s *Server) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleA
 	if len(p.Pubkeys) > maxMultipleAccounts {
 		return r, rpcapi.NewInvalidParamsError(fmt.Sprintf("Too many inputs provided; max %d", maxMultipleAccounts))
 	}
-	keys := make([]core.Pubkey, len(p.Pubkeys))
-	for i, k := range p.Pubkeys {
-		if keys[i], err = parsePubkey(k); err != nil {
-			return r, err
-		}
+	keys, err := decodedPubkeys(p.PubkeysBytes())
+	if err != nil {
+		return r, err
 	}
 	var cfg rpcapi.AccountInfoConfig
 	if p.Config != nil {

@@ -225,11 +225,9 @@ func (s *Server) GetRecentPrioritizationFees(ctx context.Context, p *rpcapi.GetR
 	if len(addresses) > maxPrioritizationFeeAccounts {
 		return r, rpcapi.NewInvalidParamsError(fmt.Sprintf("Too many inputs provided; max %d", maxPrioritizationFeeAccounts))
 	}
-	keys := make([]core.Pubkey, len(addresses))
-	for i, a := range addresses {
-		if keys[i], err = parsePubkey(a); err != nil {
-			return r, err
-		}
+	keys, err := decodedPubkeys(p.AddressesBytes())
+	if err != nil {
+		return r, err
 	}
 	fees := s.ledger.RecentPrioritizationFees(keys)
 	out := make([]rpcapi.RpcPrioritizationFee, len(fees))

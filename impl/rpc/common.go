@@ -48,24 +48,6 @@ func historyCommitment(c *rpcapi.Commitment) (ledger.Commitment, error) {
 	return level, nil
 }
 
-// parsePubkey decodes an address parameter with the reference's error text.
-func parsePubkey(s string) (core.Pubkey, error) {
-	k, err := core.ParsePubkey(s)
-	if err != nil {
-		return k, rpcapi.NewInvalidParamsError("Invalid param: " + err.Error())
-	}
-	return k, nil
-}
-
-// parseSignature decodes a signature parameter with the reference's error text.
-func parseSignature(s string) (core.Signature, error) {
-	sig, err := core.ParseSignature(s)
-	if err != nil {
-		return sig, rpcapi.NewInvalidParamsError("Invalid param: " + err.Error())
-	}
-	return sig, nil
-}
-
 // decodeWire decodes an encoded transaction or message parameter (base58, the default, or base64), with the
 // reference's size limits and error texts.
 func decodeWire(data string, encoding *string, what string) ([]byte, error) {

@@ -67,11 +67,9 @@ func (s *Server) GetInflationRate(ctx context.Context) (r rpcapi.GetInflationRat
 // commitment, -32016, and -32018 when the block found does not start the epoch. Rewards are not partitioned here:
 // the boundary block holds them all.
 func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationRewardParams) (r rpcapi.GetInflationRewardResult, err error) {
-	addrs := make([]core.Pubkey, len(p.Addresses))
-	for i, a := range p.Addresses {
-		if addrs[i], err = parsePubkey(a); err != nil {
-			return r, err
-		}
+	addrs, err := decodedPubkeys(p.AddressesBytes())
+	if err != nil {
+		return r, err
 	}
 	var cfg rpcapi.EpochConfig
 	if p.Config != nil {
@@ -138,7 +136,7 @@ func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationR
 // GetStakeActivation reports a stake account's activation in the bank's epoch. Like the reference since 1.17, it
 // answers only for the current epoch: the account's delegation is today's, so older epochs cannot be told.
 func (s *Server) GetStakeActivation(ctx context.Context, p *rpcapi.GetStakeActivationParams) (r rpcapi.GetStakeActivationResult, err error) {
-	pk, err := parsePubkey(p.Pubkey)
+	pk, err := decodedPubkey(p.PubkeyBytes())
 	if err != nil {
 		return r, err
 	}
@@ -234,13 +232,9 @@ func (s *Server) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsP
 	if p.Config != nil {
 		cfg = *p.Config
 	}
-	var only *core.Pubkey
-	if cfg.VotePubkey != nil {
-		k, err := parsePubkey(*cfg.VotePubkey)
-		if err != nil {
-			return r, err
-		}
-		only = &k
+	only, err := decodedOptionalPubkey(cfg.VotePubkeyBytes())
+	if err != nil {
+		return r, err
 	}
 	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
 	accounts, err := voteAccounts(bank)
@@ -342,13 +336,9 @@ func (s *Server) GetLeaderSchedule(ctx context.Context, p *rpcapi.GetLeaderSched
 	if p.Config != nil {
 		cfg = *p.Config
 	}
-	var only *core.Pubkey
-	if cfg.Identity != nil {
-		k, err := parsePubkey(*cfg.Identity)
-		if err != nil {
-			return r, err
-		}
-		only = &k
+	only, err := decodedOptionalPubkey(cfg.IdentityBytes())
+	if err != nil {
+		return r, err
 	}
 	slot := s.ledger.Bank(commitmentOf(cfg.Commitment)).Slot
 	if p.Slot != nil {
@@ -431,13 +421,9 @@ func (s *Server) GetBlockProduction(ctx context.Context, p *rpcapi.GetBlockProdu
 	if p.Config != nil {
 		cfg = *p.Config
 	}
-	var only *core.Pubkey
-	if cfg.Identity != nil {
-		k, err := parsePubkey(*cfg.Identity)
-		if err != nil {
-			return r, err
-		}
-		only = &k
+	only, err := decodedOptionalPubkey(cfg.IdentityBytes())
+	if err != nil {
+		return r, err
 	}
 	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
 	schedule := s.ledger.EpochSchedule()

@@ -158,9 +158,9 @@ func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, key
 	)
 	switch {
 	case filter.Mint != nil:
-		filterKey, err = parsePubkey(filter.Mint.Mint)
+		filterKey, err = decodedPubkey(filter.Mint.MintBytes())
 	case filter.ProgramId != nil:
-		filterKey, err = parsePubkey(filter.ProgramId.ProgramId)
+		filterKey, err = decodedPubkey(filter.ProgramId.ProgramIdBytes())
 	default:
 		return r, rpcapi.NewInvalidParamsError("Invalid params: missing mint or programId")
 	}

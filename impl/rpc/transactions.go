@@ -197,6 +197,10 @@ func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Resul
 	if len(req.Addresses) > len(keys) {
 		return nil, rpcapi.NewInvalidParamsError(fmt.Sprintf("Too many accounts provided; max %d", len(keys)))
 	}
+	addrs, err := decodedPubkeys(req.AddressesBytes())
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*rpcapi.UiAccount, len(req.Addresses))
 	if res.Err != nil {
 		return out, nil
@@ -209,11 +213,7 @@ func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Resul
 	for _, k := range keys {
 		inTx[k] = true
 	}
-	for i, addr := range req.Addresses {
-		k, err := parsePubkey(addr)
-		if err != nil {
-			return nil, err
-		}
+	for i, k := range addrs {
 		acct, ok := written[k]
 		if !ok {
 			if acct, ok, err = bank.Account(k); err != nil {
@@ -240,7 +240,7 @@ func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Resul
 // recipient past the per-time cap get errors that say so, and none of these is logged (a client can repeat them
 // at will).
 func (s *Server) RequestAirdrop(ctx context.Context, p *rpcapi.RequestAirdropParams) (rpcapi.RequestAirdropResult, error) {
-	to, err := parsePubkey(p.Pubkey)
+	to, err := decodedPubkey(p.PubkeyBytes())
 	if err != nil {
 		return "", err
 	}
@@ -269,12 +269,9 @@ func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatur
 	if len(p.Signatures) > 256 {
 		return out, rpcapi.NewInvalidParamsError("Too many inputs provided; max 256")
 	}
-	sigs := make([]core.Signature, len(p.Signatures))
-	for i, str := range p.Signatures {
-		var err error
-		if sigs[i], err = parseSignature(str); err != nil {
-			return out, err
-		}
+	sigs, err := decodedSignatures(p.SignaturesBytes())
+	if err != nil {
+		return out, err
 	}
 	search := p.Config != nil && p.Config.SearchTransactionHistory != nil && *p.Config.SearchTransactionHistory
 	slot := s.ledger.Bank(ledger.Processed).Slot
@@ -307,25 +304,19 @@ type addressSignature struct {
 }
 
 // signaturesForAddress is the common part of getSignaturesForAddress and its deprecated form.
-func (s *Server) signaturesForAddress(address string, before, until *string, limit *uint64, c *rpcapi.Commitment, minContextSlot *uint64) ([]addressSignature, error) {
-	addr, err := parsePubkey(address)
+// The keys come as the generated accessors return them (the bytes Validate decoded).
+func (s *Server) signaturesForAddress(address, before, until func() ([]byte, error), limit *uint64, c *rpcapi.Commitment, minContextSlot *uint64) ([]addressSignature, error) {
+	addr, err := decodedPubkey(address())
 	if err != nil {
 		return nil, err
 	}
-	var beforeSig, untilSig *core.Signature
-	if before != nil {
-		sig, err := parseSignature(*before)
-		if err != nil {
-			return nil, err
-		}
-		beforeSig = &sig
+	beforeSig, err := decodedOptionalSignature(before())
+	if err != nil {
+		return nil, err
 	}
-	if until != nil {
-		sig, err := parseSignature(*until)
-		if err != nil {
-			return nil, err
-		}
-		untilSig = &sig
+	untilSig, err := decodedOptionalSignature(until())
+	if err != nil {
+		return nil, err
 	}
 	n := uint64(maxSignaturesForAddressLimit)
 	if limit != nil {
@@ -378,7 +369,7 @@ func (s *Server) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSigna
 	if p.Config != nil {
 		cfg = *p.Config
 	}
-	entries, err := s.signaturesForAddress(p.Address, cfg.Before, cfg.Until, cfg.Limit, cfg.Commitment, cfg.MinContextSlot)
+	entries, err := s.signaturesForAddress(p.AddressBytes, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return nil, err
 	}
@@ -407,7 +398,7 @@ func (s *Server) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcap
 	if p.Config != nil {
 		cfg = *p.Config
 	}
-	entries, err := s.signaturesForAddress(p.Address, cfg.Before, cfg.Until, cfg.Limit, cfg.Commitment, nil)
+	entries, err := s.signaturesForAddress(p.AddressBytes, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -427,8 +418,8 @@ func (s *Server) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcap
 
 // confirmedTransaction looks a transaction up at a history commitment and encodes it; nil when it is unknown or
 // not yet at that commitment.
-func (s *Server) confirmedTransaction(signature string, c *rpcapi.Commitment, enc *rpcapi.TransactionEncoding, maxVersion *uint8) (*rpcapi.EncodedConfirmedTransactionWithMeta, error) {
-	sig, err := parseSignature(signature)
+func (s *Server) confirmedTransaction(signature []byte, err error, c *rpcapi.Commitment, enc *rpcapi.TransactionEncoding, maxVersion *uint8) (*rpcapi.EncodedConfirmedTransactionWithMeta, error) {
+	sig, err := decodedSignature(signature, err)
 	if err != nil {
 		return nil, err
 	}
@@ -474,7 +465,8 @@ func (s *Server) GetTransaction(ctx context.Context, p *rpcapi.GetTransactionPar
 			c, enc, maxVersion = cfg.Commitment, cfg.Encoding, cfg.MaxSupportedTransactionVersion
 		}
 	}
-	return s.confirmedTransaction(p.Signature, c, enc, maxVersion)
+	sig, err := p.SignatureBytes()
+	return s.confirmedTransaction(sig, err, c, enc, maxVersion)
 }
 
 // GetConfirmedTransaction is the deprecated getTransaction: legacy transactions only, and a meta without rewards,
@@ -490,7 +482,8 @@ func (s *Server) GetConfirmedTransaction(ctx context.Context, p *rpcapi.GetConfi
 			c, enc = cfg.Commitment, cfg.Encoding
 		}
 	}
-	tx, err := s.confirmedTransaction(p.Signature, c, enc, nil)
+	sig, err := p.SignatureBytes()
+	tx, err := s.confirmedTransaction(sig, err, c, enc, nil)
 	if err != nil || tx == nil {
 		return nil, err
 	}

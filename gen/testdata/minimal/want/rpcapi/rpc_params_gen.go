@@ -5,10 +5,19 @@ package rpcapi
 
 // GetItemsParams are the positional params of getItems.
 type GetItemsParams struct {
-	Keys   []Pubkey
-	Config *GetItemsConfig
+	Keys      []Pubkey
+	Config    *GetItemsConfig
+	keysBytes [][]byte // set by Validate
 }
 
+// KeysBytes returns each key of keys decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *GetItemsParams) KeysBytes() ([][]byte, error) {
+	if p.keysBytes != nil {
+		return p.keysBytes, nil
+	}
+	return decodeBase58List(p.Keys, 32, "")
+}
 func (p *GetItemsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {

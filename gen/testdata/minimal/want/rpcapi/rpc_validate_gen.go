@@ -5,13 +5,12 @@ package rpcapi
 
 // Validate checks the params of getItems against the schema; a failure is a -32602 *Error.
 func (p *GetItemsParams) Validate() error {
+	var err error
 	if len(p.Keys) > 2 {
 		return invalidParam("keys", "must have at most 2 items", "Too many inputs provided; max 2")
 	}
-	for i1 := range p.Keys {
-		if err := checkBase58(p.Keys[i1], 32, ""); err != nil {
-			return err
-		}
+	if p.keysBytes, err = decodeBase58List(p.Keys, 32, ""); err != nil {
+		return err
 	}
 	if p.Config != nil {
 		if err := (&(*p.Config)).validate("config"); err != nil {
