@@ -189,8 +189,9 @@ type SyscallEntry struct {
 
 // Loader is the reference's "built-in program" of a loader: the configuration executables are
 // loaded and run with, and the syscalls they may call, keyed by HashSymbolName(name). The runtime
-// builds one for execution and a stricter one for deployment. A Loader must not be changed after
-// executables were loaded with it; it is safe for concurrent use afterwards.
+// builds one for execution and a stricter one for deployment, once, and reuses them (an
+// executable prepares itself per loader, and caches that for a few loaders). A Loader must not be
+// changed after executables were loaded with it; it is safe for concurrent use afterwards.
 type Loader struct {
 	Config   Config
 	syscalls map[uint32]SyscallEntry

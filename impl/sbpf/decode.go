@@ -420,10 +420,14 @@ func (exe *Executable) programFor(loader *Loader) *prepared {
 			p.prog[pc] = x&0xffffffff&^0xff | uint64(op) | arg<<32
 		}
 	}
+	// A runtime builds its loaders once; should one make a loader per execution, the cache stays
+	// small and the preparation is simply redone.
 	if exe.resolved == nil {
 		exe.resolved = make(map[*Loader]*prepared)
 	}
-	exe.resolved[loader] = p
+	if len(exe.resolved) < 4 {
+		exe.resolved[loader] = p
+	}
 	return p
 }
 
