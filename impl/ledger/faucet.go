@@ -48,8 +48,8 @@ func (e *FaucetLimitError) Error() string {
 		e.Recipient, e.Cap, e.Slice, e.Given, e.Requested)
 }
 
-// AirdropFailedError is an airdrop transaction that executed and failed (a transfer too small to make a new
-// account rent-exempt, for one).
+// AirdropFailedError is an airdrop transaction that could not be processed at all (nothing recorded, no fee
+// paid). One that was processed and failed is answered with its signature, as the reference's faucet does.
 type AirdropFailedError struct{ Err *runtime.TransactionError }
 
 func (e *AirdropFailedError) Error() string { return "airdrop failed: " + e.Err.Error() }
@@ -91,7 +91,7 @@ func (f *faucetLimiter) release(to core.Pubkey, lamports uint64) {
 }
 
 // Airdrop transfers lamports from the faucet to to, through the producer like any transaction, and returns
-// its signature once it is processed.
+// its signature once it is processed, whether the transfer succeeded or failed on chain.
 func (l *Ledger) Airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (core.Signature, error) {
 	if lamports > l.cfg.AirdropCap {
 		return core.Signature{}, fmt.Errorf("%w: requested %d lamports, the cap is %d", ErrAirdropTooLarge, lamports, l.cfg.AirdropCap)
@@ -100,14 +100,17 @@ func (l *Ledger) Airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (
 	if err := l.faucet.reserve(to, lamports, l.cfg.AirdropPerTimeCap, slice, l.cfg.Now()); err != nil {
 		return core.Signature{}, err
 	}
-	sig, err := l.airdrop(ctx, to, lamports)
-	if err != nil {
+	sig, landed, err := l.airdrop(ctx, to, lamports)
+	if err != nil || !landed {
+		// What the recipient did not get does not count against its cap.
 		l.faucet.release(to, lamports)
 	}
 	return sig, err
 }
 
-func (l *Ledger) airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (core.Signature, error) {
+// airdrop runs the faucet's transfer; landed reports that it succeeded (a transfer that failed on chain has a
+// signature too).
+func (l *Ledger) airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (sig core.Signature, landed bool, err error) {
 	// Airdrops run one at a time so that identical requests get different blockhashes (an identical transaction
 	// would be refused as already processed): each try uses the next older valid blockhash.
 	l.airdropMu.Lock()
@@ -120,10 +123,10 @@ func (l *Ledger) airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (
 		needed := lamports + runtime.DefaultLamportsPerSignature
 		acct, _, err := bank.Account(faucet) // a failed read is a storage error, never an empty faucet
 		if err != nil {
-			return core.Signature{}, err
+			return core.Signature{}, false, err
 		}
 		if acct.Lamports < needed || needed < lamports {
-			return core.Signature{}, &FaucetEmptyError{Available: acct.Lamports, Needed: needed}
+			return core.Signature{}, false, &FaucetEmptyError{Available: acct.Lamports, Needed: needed}
 		}
 		for _, h := range bank.recentBlockhashes(MaxProcessingAge / 2) {
 			if tried[h] {
@@ -133,31 +136,36 @@ func (l *Ledger) airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (
 			tx := core.NewTransferTx(l.Genesis.Faucet, to, lamports, h)
 			ex, err := l.Execute(ctx, tx)
 			if err != nil {
-				return core.Signature{}, err
+				return core.Signature{}, false, err
 			}
 			switch res := ex.Result; {
 			case res.Err == nil:
-				return tx.Signature(), nil
+				return tx.Signature(), true, nil
 			case res.Err.Kind == runtime.TxInsufficientFundsForFee || isInsufficientFunds(res.Err):
 				// Another transfer from the faucet got in first.
 				acct, _ := l.Bank(Processed).GetAccount(faucet)
-				return core.Signature{}, &FaucetEmptyError{Available: acct.Lamports, Needed: needed}
+				return core.Signature{}, false, &FaucetEmptyError{Available: acct.Lamports, Needed: needed}
+			case res.Processed:
+				// The reference's faucet hands its transaction to the node without preflight and answers its
+				// signature whatever the outcome: a transfer that fails on chain (too small to make a new account
+				// rent-exempt, for one) is recorded, fee paid, and its signature is the answer.
+				return tx.Signature(), false, nil
 			case res.Err.Kind != runtime.TxAlreadyProcessed && res.Err.Kind != runtime.TxBlockhashNotFound:
-				return core.Signature{}, &AirdropFailedError{Err: res.Err}
+				return core.Signature{}, false, &AirdropFailedError{Err: res.Err}
 			}
 		}
 		// Every usable blockhash carried an identical airdrop already: wait for the next slot's.
 		for l.Bank(Processed) == bank {
 			select {
 			case <-ctx.Done():
-				return core.Signature{}, ctx.Err()
+				return core.Signature{}, false, ctx.Err()
 			case <-l.stop:
-				return core.Signature{}, errClosed
+				return core.Signature{}, false, errClosed
 			case <-time.After(l.cfg.SlotDuration / 4):
 			}
 		}
 	}
-	return core.Signature{}, errors.New("airdrop failed: no unused blockhash for an identical request")
+	return core.Signature{}, false, errors.New("airdrop failed: no unused blockhash for an identical request")
 }
 
 // isInsufficientFunds reports the system program's refusal of a transfer larger than the payer's balance.

@@ -2,11 +2,14 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/parse"
 )
 
 // requestAirdrop answers an empty faucet and a capped recipient with their own errors (which the transport does
@@ -48,5 +51,34 @@ func TestRequestAirdropRefusals(t *testing.T) {
 		if !ok || int(e.Code) != c.code || e.Message != c.message {
 			t.Errorf("%s: got %v, want %d %q", c.name, err, c.code, c.message)
 		}
+	}
+}
+
+// requestAirdrop of an amount too small to make a new account rent-exempt answers the transaction's signature,
+// as the reference's faucet (which sends without preflight) does, and the transaction fails on chain with
+// InsufficientFundsForRent, the fee paid by the faucet.
+func TestRequestAirdropFailingOnChain(t *testing.T) {
+	s, l := newTestServer(t)
+	to, err := core.NewKeypair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RequestAirdrop(context.Background(), &rpcapi.RequestAirdropParams{Pubkey: to.PublicKey().String(), Lamports: 1})
+	if err != nil {
+		t.Fatalf("requestAirdrop of 1 lamport: %v, want the signature", err)
+	}
+	sig, err := core.ParseSignature(got)
+	if err != nil {
+		t.Fatalf("answer %q: %v", got, err)
+	}
+	st, err := l.SignatureStatuses([]core.Signature{sig}, false)
+	if err != nil || st[0] == nil {
+		t.Fatalf("status of %s: %v %v", got, st, err)
+	}
+	if e, _ := json.Marshal(parse.TransactionErr(st[0].Err)); string(e) != `{"InsufficientFundsForRent":{"account_index":1}}` {
+		t.Errorf("err %s, want InsufficientFundsForRent of account 1", e)
+	}
+	if acct, _ := l.Bank(ledger.Processed).GetAccount(to.PublicKey()); acct.Lamports != 0 {
+		t.Errorf("recipient holds %d lamports, want none", acct.Lamports)
 	}
 }
