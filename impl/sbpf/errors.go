@@ -27,9 +27,16 @@ const (
 	ErrSyscall                                        // Err is the syscall's error
 )
 
-// Error is a VM failure. Error() is the reference's Display text, which the runtime puts in the
-// "Program ... failed: ..." log line; PC is the instruction index where it happened (not part of the
-// text, as in the reference).
+// Error is a VM failure. Error() is the reference's Display text; PC is the instruction index
+// where it happened (not part of the text, as in the reference).
+//
+// What the reference (LiteSVM 1.5.0) makes of a failed run, as the differential test pins it:
+// the "Program X consumed N of M compute units" line counts what the VM used (VM.Used); the
+// "Program X failed: ..." line carries Error() for a VM fault, but the syscall's own error text
+// (errors.Unwrap) for ErrSyscall; the instruction error is ProgramFailedToComplete, except for
+// a syscall error that is itself an instruction error (ErrComputationalBudgetExceeded:
+// ComputationalBudgetExceeded); and after a VM fault other than ErrSyscall the meter is emptied,
+// so the transaction's units are the whole budget.
 type Error struct {
 	Kind ErrorKind
 	PC   uint64
