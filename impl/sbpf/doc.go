@@ -22,4 +22,15 @@
 //	0x2_0000_0000  stack: 64 frames of 4 KiB; in v0 each frame is followed by an unmapped 4 KiB gap
 //	0x3_0000_0000  heap (32 KiB by default, up to 256 KiB)
 //	0x4_0000_0000  input: the serialized instruction, built by the caller
+//
+// The tests hold the VM to the reference three ways: table tests pin each rule (sign extension
+// of 32-bit results in v0, immediates sign-extended for 64-bit division, shift masks, lddw
+// counted once, callx truncation, the call depth, the stack gaps and their straddle, every error
+// text); a differential test runs hand-written and random programs of v0 to v3 in LiteSVM (npm
+// litesvm, the reference VM) and here, and requires the same result, failure text, logs and
+// compute units; fuzz targets run random programs and translations.
+//
+// Speed: the interpreter decodes a program once (the opcode byte replaced by a version-free
+// operation, calls and syscalls resolved per loader) and runs it in a loop that calls no
+// functions; VMs, stacks and heaps are pooled and cleared only as far as they were written.
 package sbpf
