@@ -400,10 +400,12 @@ func (exe *Executable) programFor(loader *Loader) *prepared {
 			if t := int64(pc) + 1 + int64(int32(key)); t >= 0 && uint64(t) < n {
 				op, arg = sCALLFN, uint64(t)
 			}
-		case static:
+		case static && src == 0:
 			if e, ok := loader.syscalls[key]; ok {
 				op, arg = sSYSCALL, syscall(key, e.Fn)
 			}
+		case static:
+			// Any other src resolves to nothing (UnsupportedInstruction, from call).
 		default:
 			e, isSyscall := loader.syscalls[key]
 			t, isFunction := exe.Functions[key]

@@ -133,3 +133,20 @@ func TestV3StaticCalls(t *testing.T) {
 		t.Fatalf("callx v3: r0 = %d, err = %v", res.r0, res.err)
 	}
 }
+
+func TestV3CallWithOtherSrc(t *testing.T) {
+	t.Parallel()
+	// In v3 only src=0 reaches syscalls and only src=1 is a relative call: a registered hash
+	// with src=2 is an unsupported instruction.
+	loader := NewLoader(DefaultConfig())
+	if err := loader.Register("sol_z_", func(*VM, uint64, uint64, uint64, uint64, uint64) (uint64, error) { return 1, nil }); err != nil {
+		t.Fatal(err)
+	}
+	key := int32(HashSymbolName([]byte("sol_z_")))
+	res := vmRun(t, vmOpts{version: V3, loader: loader}, vi(OpCALL, 0, 2, 0, key), vexit())
+	vmWantKind(t, res.err, ErrUnsupportedInstruction, 0)
+	res = vmRun(t, vmOpts{version: V3, loader: loader}, vi(OpCALL, 0, 0, 0, key), vexit())
+	if res.err != nil || res.r0 != 1 {
+		t.Fatalf("src=0: r0 = %d, err = %v", res.r0, res.err)
+	}
+}
