@@ -196,8 +196,18 @@ func emitParams(ir *IR) *jen.File {
 			dec = append(dec, jen.If(jen.Err().Op(":=").Id("decodeParam").Call(jen.Id("list"), jen.Lit(i), jen.Lit(p.Name), jen.Lit(p.Required), jen.Op("&").Id("p").Dot(p.GoName)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		}
 		if m.RejectsProcessed {
-			dec = append(dec, jen.If(jen.Id("commitmentOf").Call(jen.Id("list")).Op("==").Lit("processed")).Block(
-				jen.Return(jen.Id(errorCtorName("UnsupportedCommitment")).Call())))
+			// The commitment of the last params element, read from the param it was decoded into rather than
+			// parsed again: processed is refused before Validate looks at the values.
+			var cases []jen.Code
+			for i, p := range m.Params {
+				if c := processedCond(p.Type, "p."+p.GoName); c != "" {
+					cases = append(cases, jen.Case(jen.Lit(i+1)).Block(jen.If(jen.Id(c)).Block(
+						jen.Return(jen.Id(errorCtorName("UnsupportedCommitment")).Call()))))
+				}
+			}
+			if len(cases) > 0 {
+				dec = append(dec, jen.Switch(jen.Len(jen.Id("list"))).Block(cases...))
+			}
 		}
 		dec = append(dec, jen.Return(jen.Nil()))
 		f.Func().Params(jen.Id("p").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
@@ -216,4 +226,42 @@ func emitParams(ir *IR) *jen.File {
 		)
 	}
 	return f
+}
+
+// processedCond returns a Go condition that holds when expr, a decoded value of type t, carries the commitment
+// "processed" at its top level (a config object, or the object member of a union), or "" when a value of t carries
+// no commitment.
+func processedCond(t *GoType, expr string) string {
+	switch t.Kind {
+	case TPtr:
+		if inner := processedCond(t.Elem, expr); inner != "" {
+			return expr + " != nil && " + inner
+		}
+	case TNamed:
+		d := t.Named
+		switch d.Kind {
+		case DAlias:
+			return processedCond(d.Target, expr)
+		case DStruct:
+			for _, f := range d.Fields {
+				if f.JSONName != "commitment" {
+					continue
+				}
+				field := expr + "." + f.GoName
+				if f.Type.Kind == TPtr {
+					return field + " != nil && *" + field + ` == "processed"`
+				}
+				return field + ` == "processed"`
+			}
+		case DUnion:
+			var conds []string
+			for _, m := range d.Members {
+				if c := processedCond(&GoType{Kind: TPtr, Elem: m.Type}, expr+"."+m.GoName); c != "" {
+					conds = append(conds, "("+c+")")
+				}
+			}
+			return strings.Join(conds, " || ")
+		}
+	}
+	return ""
 }

@@ -146,3 +146,49 @@ func TestValidateKeepsDecodedListsAndConfigKeys(t *testing.T) {
 		t.Errorf("logsSubscribe with a bad mention: %v, want the reference's text", err)
 	}
 }
+
+// A method of confirmed history refuses processed from the param the last element was decoded into, wherever
+// its config sits and before the values are validated (a bad signature with processed is the commitment error);
+// an old-form encoding string, an absent config and a later config that overrides carry no processed.
+func TestProcessedRefusedFromDecodedParams(t *testing.T) {
+	t.Parallel()
+	refused := rpcapi.NewUnsupportedCommitmentError().Message
+	for _, c := range []struct {
+		params string
+		into   json.Unmarshaler
+		want   string // "" when accepted
+	}{
+		{`[0,{"commitment":"processed"}]`, &rpcapi.GetBlockParams{}, refused},
+		{`[0,{"commitment":"confirmed"}]`, &rpcapi.GetBlockParams{}, ""},
+		{`[0,"json"]`, &rpcapi.GetBlockParams{}, ""},
+		{`[0,{"commitment":"processed"}]`, &rpcapi.GetBlocksParams{}, refused},
+		{`[0,10,{"commitment":"processed"}]`, &rpcapi.GetBlocksParams{}, refused},
+		{`[0,{"commitment":"processed"},{"commitment":"finalized"}]`, &rpcapi.GetBlocksParams{}, ""},
+		{`[0,10]`, &rpcapi.GetBlocksParams{}, ""},
+		{`["0",{"commitment":"processed"}]`, &rpcapi.GetTransactionParams{}, refused},
+		{`[["0"],{"commitment":"processed"}]`, &rpcapi.GetInflationRewardParams{}, refused},
+		{`["all",{"commitment":"processed"}]`, &rpcapi.BlockSubscribeParams{}, refused},
+		{`["all"]`, &rpcapi.BlockSubscribeParams{}, ""},
+	} {
+		err := c.into.UnmarshalJSON([]byte(c.params))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%T %s: %q, want %q", c.into, c.params, got, c.want)
+		}
+	}
+}
+
+// BenchmarkDecodeGetBlockParams decodes the params of a typical getBlock call.
+func BenchmarkDecodeGetBlockParams(b *testing.B) {
+	raw := []byte(`[430,{"encoding":"json","maxSupportedTransactionVersion":0,"transactionDetails":"full","rewards":false,"commitment":"finalized"}]`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var p rpcapi.GetBlockParams
+		if err := json.Unmarshal(raw, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -245,8 +245,11 @@ func (p *GetBlockParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -294,8 +297,15 @@ func (p *GetBlocksParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 2, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.EndSlot != nil && (p.EndSlot.Config != nil && p.EndSlot.Config.Commitment != nil && *p.EndSlot.Config.Commitment == "processed") {
+			return NewUnsupportedCommitmentError()
+		}
+	case 3:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -324,8 +334,11 @@ func (p *GetBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 2, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 3:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -416,8 +429,11 @@ func (p *GetInflationRewardParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -442,8 +458,11 @@ func (p *GetConfirmedBlockParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -472,8 +491,15 @@ func (p *GetConfirmedBlocksParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 2, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.EndSlot != nil && (p.EndSlot.Config != nil && p.EndSlot.Config.Commitment != nil && *p.EndSlot.Config.Commitment == "processed") {
+			return NewUnsupportedCommitmentError()
+		}
+	case 3:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -502,8 +528,11 @@ func (p *GetConfirmedBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 2, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 3:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -537,8 +566,11 @@ func (p *GetConfirmedSignaturesForAddress2Params) UnmarshalJSON(data []byte) err
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -572,8 +604,11 @@ func (p *GetConfirmedTransactionParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -1187,8 +1222,11 @@ func (p *BlockSubscribeParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -1466,8 +1504,11 @@ func (p *GetTransactionParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }
@@ -1520,8 +1561,11 @@ func (p *GetSignaturesForAddressParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }

@@ -29,8 +29,11 @@ func (p *GetItemsParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
-	if commitmentOf(list) == "processed" {
-		return NewUnsupportedCommitmentError()
+	switch len(list) {
+	case 2:
+		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+			return NewUnsupportedCommitmentError()
+		}
 	}
 	return nil
 }

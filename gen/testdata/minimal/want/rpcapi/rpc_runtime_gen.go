@@ -374,20 +374,6 @@ func hasKeys(data []byte, keys ...string) bool {
 	return true
 }
 
-// commitmentOf reads the commitment of the last params element when it is a config object.
-func commitmentOf(list []json.RawMessage) string {
-	if len(list) == 0 {
-		return ""
-	}
-	var c struct {
-		Commitment string `json:"commitment"`
-	}
-	if decodeExact(list[len(list)-1], &c, &c, "commitment") != nil {
-		return ""
-	}
-	return c.Commitment
-}
-
 // indexPath names an element of a list or map param, for error messages.
 func indexPath(path string, i any) string { return fmt.Sprintf("%s[%v]", path, i) }
 
