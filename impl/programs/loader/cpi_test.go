@@ -63,12 +63,13 @@ const manyMetas, manyInfos = 40, 30
 //	5: invoke itself (account 0) with the same data, over and over: the stack depth limit.
 //	6: invoke BPF loader 2: not allowed as an inner instruction.
 //	7: op 0 with manyMetas account metas and manyInfos account infos.
+//	8: invoke the probe (op 23: log the stack height) 70 times: past the instruction trace limit.
 func cpiProgram(t *testing.T) []byte {
 	var a asmBuilder
 	a.line("mov64 r9, r2") // the instruction data
 	a.line("lddw r6, %#x", heapBase)
 	a.line("ldxb r3, [r9+0]")
-	for op, label := range []string{"c_transfer", "rust_transfer", "probe_twice", "grow_twice", "escalate", "recurse", "loader", "many"} {
+	for op, label := range []string{"c_transfer", "rust_transfer", "probe_twice", "grow_twice", "escalate", "recurse", "loader", "many", "trace"} {
 		a.line("jeq r3, %d, %s", op, label)
 	}
 	a.line("mov64 r0, 0")
@@ -278,6 +279,24 @@ func cpiProgram(t *testing.T) []byte {
 	a.line("call sol_invoke_signed_c")
 	a.line("exit")
 
+	a.WriteString("trace:\n")
+	cInstruction(probeKey, 1, 1)
+	cMeta(0, inField(0, 8), 1, 0)
+	cInfo(0, 0, 11, 0, 1)
+	a.u8(128, 23)
+	a.line("mov64 r8, 70")
+	a.WriteString("trace_loop:\n")
+	a.line("lddw r1, %#x", heapBase)
+	a.line("lddw r2, %#x", heapBase+160)
+	a.line("mov64 r3, 1")
+	a.line("mov64 r4, 0")
+	a.line("mov64 r5, 0")
+	a.line("call sol_invoke_signed_c")
+	a.line("sub64 r8, 1")
+	a.line("jne r8, 0, trace_loop")
+	a.line("mov64 r0, 0")
+	a.line("exit")
+
 	a.WriteString("fail:\n\texit\n")
 	loader := core.BPFLoaderProgramID
 	a.WriteString(".rodata\nvault: .ascii \"vault\"\nloader_id: .byte ")
@@ -341,11 +360,12 @@ func TestCPIEqualLiteSVM(t *testing.T) {
 		step("recursion past the stack depth", ix([]byte{5}, r(caller.ID))),
 		step("invoke a loader", ix([]byte{6})),
 		step("many metas and account infos", ix(transfer(7, 4), w(vault), w(dest), r(core.SystemProgramID))),
+		step("instruction trace limit", ix([]byte{8}, w(probed), r(probe.ID))),
 		step("still serving", ix(transfer(0, 3), w(vault), w(dest), r(core.SystemProgramID))),
 	}
 	res := compareWithOracle(t, realelf.Scenario{Name: "cpi", Programs: []realelf.Program{caller, probe}, Accounts: accounts, Steps: steps})
 	// The equal results include the successes the cases are written for.
-	for _, i := range []int{0, 1, 2, 7, 8} {
+	for _, i := range []int{0, 1, 2, 7, 9} {
 		if r := res[i][0].(*runtime.Result); r.Err != nil {
 			t.Errorf("%s: %v, want success; logs %q", steps[i].Name, r.Err, r.Logs)
 		}

@@ -38,6 +38,8 @@ entrypoint:
 	jeq r3, 20, return_too_large
 	jeq r3, 21, log_too_long
 	jeq r3, 22, set_owner
+	jeq r3, 23, stack_height
+	jeq r3, 24, sibling
 	mov64 r0, 0
 	exit
 oob:
@@ -155,6 +157,50 @@ set_owner:
 	stdw [r1+88], 0
 	mov64 r0, 0
 	exit
+stack_height:
+	call sol_get_stack_height
+	mov64 r1, r0
+	mov64 r2, 0
+	mov64 r3, 0
+	mov64 r4, 0
+	mov64 r5, 0
+	call sol_log_64_
+	mov64 r0, 0
+	exit
+sibling:
+	lddw r6, 0x300000000
+	mov64 r1, 0
+	mov64 r2, r6
+	mov64 r3, r6
+	add64 r3, 64
+	mov64 r4, r6
+	add64 r4, 128
+	mov64 r5, r6
+	add64 r5, 256
+	call sol_get_processed_sibling_instruction
+	mov64 r1, 0
+	mov64 r2, r6
+	mov64 r3, r6
+	add64 r3, 64
+	mov64 r4, r6
+	add64 r4, 128
+	mov64 r5, r6
+	add64 r5, 256
+	call sol_get_processed_sibling_instruction
+	mov64 r1, r0
+	ldxdw r2, [r6+0]
+	ldxdw r3, [r6+8]
+	ldxb r4, [r6+128]
+	ldxb r5, [r6+288]
+	call sol_log_64_
+	mov64 r1, r6
+	add64 r1, 64
+	call sol_log_pubkey
+	mov64 r1, r6
+	add64 r1, 256
+	call sol_log_pubkey
+	mov64 r0, 0
+	exit
 .rodata
 file: .ascii "main.rs"
 msg: .ascii "hello"
@@ -227,6 +273,9 @@ func TestErrorPathsEqualLiteSVM(t *testing.T) {
 		step("return data too large", ix(20, own, true)),
 		step("log beyond the meter", ix(21, own, true)),
 		step("give an empty own account away", ix(22, own, true)),
+		step("stack height", ix(23, own, true)),
+		step("processed sibling", ix(19, foreign, false), ix(24, own, true)),
+		step("no sibling", ix(24, own, true)),
 		step("still serving", ix(19, own, true)),
 	}
 	compareWithOracle(t, realelf.Scenario{Name: "probe", Programs: []realelf.Program{prog}, Accounts: accounts, Steps: steps})

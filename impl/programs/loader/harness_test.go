@@ -111,6 +111,9 @@ func compareWithOracle(t *testing.T, sc realelf.Scenario) [][2]any {
 	for i, st := range sc.Steps {
 		want := oracle[i]
 		got := b.execute(st.Tx)
+		if testing.Verbose() {
+			t.Logf("%s: %s %q", st.Name, errJSON(got), got.Logs[max(0, len(got.Logs)-4):])
+		}
 		out = append(out, [2]any{got, want})
 		if !jsonEq(errJSON(got), string(want.Err)) {
 			t.Errorf("%s: err %s, LiteSVM %s (%s)", st.Name, errJSON(got), want.Err, want.ErrDebug)
