@@ -12,7 +12,6 @@ import (
 	"ledgerd/impl/core"
 	"ledgerd/impl/encoding"
 	"ledgerd/impl/ledger"
-	"ledgerd/impl/programs/stake"
 	"ledgerd/impl/runtime"
 )
 
@@ -251,29 +250,6 @@ func (s *Server) GetSupply(ctx context.Context, p *rpcapi.GetSupplyParams) (r rp
 		NonCirculating:         nonCirculating,
 		NonCirculatingAccounts: list,
 	}}, nil
-}
-
-// nonCirculatingSupply lists the bank's non-circulating accounts, ordered by address, and their lamports: as in
-// the reference, every initialized or delegated stake account whose lockup is in force at the bank's clock (a
-// custodian does not lift it here). The reference also counts fixed lists of mainnet addresses and of mainnet
-// withdraw authorities; they are mainnet's own and have no meaning on this chain, so they are left out.
-func nonCirculatingSupply(bank *ledger.Bank) ([]core.Pubkey, uint64, error) {
-	var keys []core.Pubkey
-	var lamports uint64
-	clock := bank.Env.Clock
-	err := bank.ProgramAccounts(core.StakeProgramID, func(k core.Pubkey, a runtime.Account) bool {
-		st, err := stake.Decode(a.Data)
-		if err != nil || st.Kind != stake.StateInitialized && st.Kind != stake.StateStake {
-			return true
-		}
-		if st.Meta.Lockup.IsInForce(clock, nil) {
-			keys = append(keys, k)
-			lamports += a.Lamports
-		}
-		return true
-	})
-	slices.SortFunc(keys, core.Pubkey.Compare)
-	return keys, lamports, err
 }
 
 // encodingOr returns the requested account encoding, or the method's default.

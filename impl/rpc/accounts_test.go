@@ -611,8 +611,9 @@ func TestGetSupply(t *testing.T) {
 		return r
 	}
 	before := supply(&rpcapi.GetSupplyConfig{Commitment: stPtr("confirmed")})
+	// The reference's fixed mainnet-beta list is listed on every chain; none of those accounts exists here.
 	if before.Value.Total < ledger.DefaultFaucetLamports || before.Value.Circulating != before.Value.Total ||
-		!stSameJSON(t, before.Value.NonCirculatingAccounts, `[]`) || before.Value.NonCirculating != 0 {
+		len(before.Value.NonCirculatingAccounts) != len(nonCirculatingAddresses) || before.Value.NonCirculating != 0 {
 		t.Errorf("supply = %+v", before.Value)
 	}
 	// Every transaction (the transfer, and the node's votes) burns half of its 5000-lamport fee.
