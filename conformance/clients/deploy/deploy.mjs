@@ -1,6 +1,6 @@
 // Deploying programs over plain RPC with @solana/web3.js v1, the way `solana program deploy --use-rpc` sends it:
 // a buffer (system CreateAccount + InitializeBuffer), chunked Writes of 1012 bytes, CreateAccount of the program +
-// DeployWithMaxDataLen; the program then runs from the next slot. Then an upgrade, SetAuthority, ExtendProgram,
+// DeployWithMaxDataLen; the program then runs from the next slot. Then an upgrade, SetAuthority, ExtendProgram (by at least 10,240 bytes),
 // getProgramAccounts with memcmp filters, Close, and a failed deployment of a garbage ELF.
 //
 // Run by deploy_test.go: RPC_URL, WS_URL, DEPLOY_ELF (a program that logs "hello"), MEMO_ELF (SPL Memo 4.0.0, or
@@ -234,23 +234,23 @@ await runScenario('deploy', async () => {
     assert.equal(parsed.info.authority, newAuthority.publicKey.toBase58());
   });
 
-  await step('extendProgram by 1024 bytes, paid by the payer', async () => {
+  await step('extendProgram by 10240 bytes (the least the loader takes), paid by the payer', async () => {
     const pd = programDataAddress(program);
     const before = (await connection.getAccountInfo(pd)).data.length;
     const sig = await send(
       [
         loaderIx(
           [meta(pd, false, true), meta(program, false, true), meta(SystemProgram.programId, false, false), meta(payer.publicKey, true, true)],
-          Buffer.concat([u32(6), u32(1024)]),
+          Buffer.concat([u32(6), u32(10240)]),
         ),
       ],
       [payer],
     );
     await confirmAll([sig]);
-    assert.ok((await logsOf(sig)).includes('Extended ProgramData account by 1024 bytes'));
+    assert.ok((await logsOf(sig)).includes('Extended ProgramData account by 10240 bytes'));
     const after = await connection.getAccountInfo(pd);
-    assert.equal(after.data.length, before + 1024);
-    assert.equal(after.lamports, await connection.getMinimumBalanceForRentExemption(before + 1024));
+    assert.equal(after.data.length, before + 10240);
+    assert.equal(after.lamports, await connection.getMinimumBalanceForRentExemption(before + 10240));
   });
 
   await step('getProgramAccounts: memcmp at offset 0 on 8 bytes, and on the tag and the authority', async () => {

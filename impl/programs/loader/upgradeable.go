@@ -19,8 +19,14 @@ const UpgradeableLoaderComputeUnits = 2370
 const (
 	setAuthorityCheckedEnabled  = true
 	extendProgramCheckedEnabled = false
-	migrateEnabled              = false
+	// minimumExtendEnabled is SIMD-0431 (loader_v3_minimum_extend_program_size), active on mainnet:
+	// ExtendProgram grows a program by at least MinimumExtendProgramBytes, or exactly to the largest
+	// account size, so that anyone's permissionless extend costs a real amount of rent.
+	minimumExtendEnabled = true
 )
+
+// MinimumExtendProgramBytes is the smallest ExtendProgram (SIMD-0431).
+const MinimumExtendProgramBytes = 10_240
 
 // processUpgradeable runs one of the upgradeable loader's own instructions (the reference's
 // process_loader_upgradeable_instruction), after charging its compute units.
@@ -138,10 +144,16 @@ func sysvarsAt(ctx *runtime.InvokeContext, rent int) error {
 	return ctx.CheckSysvarAccount(rent+1, core.SysvarClockID)
 }
 
-// checkBuffer is the buffer check deploy and upgrade share: a Buffer whose authority is the
-// signing authority at position auth, holding at least one program byte. It returns the
+// checkBuffer is the buffer check deploy and upgrade share: a writable Buffer of the loader whose
+// authority is the signing authority at position auth, holding at least one program byte. It returns the
 // number of program bytes.
 func checkBuffer(ctx *runtime.InvokeContext, buffer runtime.BorrowedAccount, authority core.Pubkey, auth int) (int, error) {
+	if !buffer.IsWritable() {
+		return 0, fail(ctx, runtime.ErrInvalidArgument, "Buffer account not writeable")
+	}
+	if buffer.Owner() != core.BPFLoaderUpgradeableProgramID {
+		return 0, fail(ctx, runtime.ErrIncorrectProgramID, "Buffer account not owned by loader")
+	}
 	st, err := getState(buffer)
 	if err != nil {
 		return 0, err
@@ -589,6 +601,11 @@ func extendProgram(ctx *runtime.InvokeContext, additional uint32, checked bool) 
 		return fail(ctx, runtime.ErrInvalidRealloc, fmt.Sprintf(
 			"Extended ProgramData length of %d bytes exceeds max account data length of %d bytes",
 			newLen, runtime.MaxPermittedDataLength))
+	}
+	if minimumExtendEnabled && additional < MinimumExtendProgramBytes &&
+		uint64(additional) != satSub(runtime.MaxPermittedDataLength, uint64(len(programData.Data()))) {
+		return fail(ctx, runtime.ErrInvalidArgument, fmt.Sprintf("ExtendProgram requires a minimum of %d additional "+
+			"bytes or to extend to maximum size, but only %d were requested", MinimumExtendProgramBytes, additional))
 	}
 	slot := ctx.Clock().Slot
 	pst, err := getState(programData)

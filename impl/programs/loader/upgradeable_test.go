@@ -194,16 +194,20 @@ func TestDeployUpgradeExtendClose(t *testing.T) {
 	b.env.Clock.Slot = 12
 	b.invoke(payer, program.PublicKey(), true)
 	res = b.run([]core.Instruction{ExtendProgram(program.PublicKey(), other.PublicKey(), 1000)}, other)
+	runtimetest.WantErr(t, res, `{"InstructionError":[0,"InvalidArgument"]}`)
+	runtimetest.WantLogs(t, res, loaderLogs.invoke, "ExtendProgram requires a minimum of 10240 additional bytes "+
+		"or to extend to maximum size, but only 1000 were requested", "Program "+loaderID+" failed: invalid program argument")
+	res = b.run([]core.Instruction{ExtendProgram(program.PublicKey(), other.PublicKey(), 10240)}, other)
 	runtimetest.WantErr(t, res, "<nil>")
 	runtimetest.WantLogs(t, res, slices.Concat([]string{loaderLogs.invoke}, systemLogs(2),
-		[]string{"Extended ProgramData account by 1000 bytes", loaderLogs.success})...)
-	if n := len(b.accounts[pd].Data); n != ProgramDataMetadataSize+2*len(testELF)+1000 {
+		[]string{"Extended ProgramData account by 10240 bytes", loaderLogs.success})...)
+	if n := len(b.accounts[pd].Data); n != ProgramDataMetadataSize+2*len(testELF)+10240 {
 		t.Errorf("extended length %d", n)
 	}
 	if l := b.accounts[pd].Lamports; l != b.rent(len(b.accounts[pd].Data)) {
 		t.Errorf("extended lamports %d", l)
 	}
-	res = b.run([]core.Instruction{ExtendProgram(program.PublicKey(), other.PublicKey(), 1)}, other)
+	res = b.run([]core.Instruction{ExtendProgram(program.PublicKey(), other.PublicKey(), 10240)}, other)
 	runtimetest.WantErr(t, res, `{"InstructionError":[0,"InvalidArgument"]}`)
 	runtimetest.WantLogs(t, res, loaderLogs.invoke, "Program was extended in this block already",
 		"Program "+loaderID+" failed: invalid program argument")
@@ -358,7 +362,7 @@ func TestImmutableProgram(t *testing.T) {
 		t.Fatalf("state %+v %v", s, err)
 	}
 	b.env.Clock.Slot++
-	res = b.run([]core.Instruction{ExtendProgram(program.PublicKey(), payer.PublicKey(), 8)}, payer)
+	res = b.run([]core.Instruction{ExtendProgram(program.PublicKey(), payer.PublicKey(), 10240)}, payer)
 	runtimetest.WantErr(t, res, `{"InstructionError":[0,"Immutable"]}`)
 	runtimetest.WantLogs(t, res, loaderLogs.invoke, "Cannot extend ProgramData accounts that are not upgradeable",
 		"Program "+loaderID+" failed: Account is immutable")
@@ -409,4 +413,27 @@ func FuzzDecodeUpgradeable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// SIMD-0431 lets an extend below the minimum through when it grows the program data exactly to the
+// largest account size.
+func TestExtendToMaximumSize(t *testing.T) {
+	t.Parallel()
+	payer, buffer, program := key(1), key(2), key(3)
+	b := newBank(t, payer.PublicKey())
+	b.createBuffer(payer, buffer, payer, testELF, 1012)
+	maxLen := runtime.MaxPermittedDataLength - ProgramDataMetadataSize - 100
+	runtimetest.WantErr(t, b.deploy(payer, program, buffer, payer, maxLen), "<nil>")
+	b.env.Clock.Slot++
+	for _, tc := range []struct {
+		n    uint32
+		want string
+	}{{99, `{"InstructionError":[0,"InvalidArgument"]}`}, {101, `{"InstructionError":[0,"InvalidRealloc"]}`}, {100, "<nil>"}} {
+		res := b.run([]core.Instruction{ExtendProgram(program.PublicKey(), payer.PublicKey(), tc.n)}, payer)
+		runtimetest.WantErr(t, res, tc.want)
+	}
+	pd, _ := ProgramDataAddress(program.PublicKey())
+	if n := len(b.accounts[pd].Data); n != runtime.MaxPermittedDataLength {
+		t.Errorf("program data of %d bytes", n)
+	}
 }
