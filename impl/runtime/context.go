@@ -81,6 +81,9 @@ type txContext struct {
 	returnData    []byte
 
 	logs logCollector
+
+	// message is the transaction's message: the precompiles read other instructions' data.
+	message *core.Message
 }
 
 // addLamportsDelta records a change of lamports from old to new.

@@ -506,6 +506,7 @@ func instructionsAccount(m *core.Message, keys []core.Pubkey, writable []bool) A
 // executeInstructions runs the top-level instructions in order, stopping at the first failure.
 func executeInstructions(txc *txContext, m *core.Message, writable []bool, res *Result) *TransactionError {
 	nsigned := int(m.Header.NumRequiredSignatures)
+	txc.message = m
 	for i := range m.Instructions {
 		ci := &m.Instructions[i]
 		accounts := make([]instrAccount, len(ci.Accounts))

@@ -30,6 +30,20 @@ func (c *InvokeContext) ProgramID() core.Pubkey { return c.programID }
 // Data returns the instruction data; callers must not modify it.
 func (c *InvokeContext) Data() []byte { return c.data }
 
+// InstructionDatas returns the data of every top-level instruction of the transaction, in
+// order (the precompiles verify signatures found in any of them); callers must not modify it.
+func (c *InvokeContext) InstructionDatas() [][]byte {
+	m := c.tx.message
+	if m == nil {
+		return nil
+	}
+	out := make([][]byte, len(m.Instructions))
+	for i := range m.Instructions {
+		out[i] = m.Instructions[i].Data
+	}
+	return out
+}
+
 // StackHeight returns the invocation depth: 1 for top-level instructions.
 func (c *InvokeContext) StackHeight() int { return c.stackHeight }
 
