@@ -44,9 +44,7 @@ var (
 // what ledgerd does not do yet (the README lists the same).
 var knownGaps = []string{
 	"config: execution",
-	"ed25519: execution",
 	"loader-v4: execution",
-	"secp256k1: execution",
 	"stake: account parser (stake)",
 	"stake: instruction parser (stake)",
 	"vote: account parser (vote)",
