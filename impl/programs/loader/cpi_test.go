@@ -44,9 +44,44 @@ func (a *asmBuilder) copyIn(off int, src uint64, n int) {
 	a.line("call sol_memcpy_")
 }
 
-// accountKeyAddr and friends are VM addresses of the fields of the i-th account of the input,
-// when every account before it has no data.
-func inField(i int, field uint64) uint64 { return inputBase + 8 + uint64(i)*entrySize + field }
+// inputLayout gives the VM addresses of the fields of the i-th account of the input, when every
+// account before it has no data: aligned for loaders 2 and 3, unaligned for the deprecated one.
+type inputLayout struct{ aligned bool }
+
+func (l inputLayout) entry(i int) uint64 {
+	if l.aligned {
+		return inputBase + 8 + uint64(i)*entrySize
+	}
+	return inputBase + 8 + uint64(i)*92
+}
+
+func (l inputLayout) key(i int) uint64 {
+	if l.aligned {
+		return l.entry(i) + 8
+	}
+	return l.entry(i) + 3
+}
+
+func (l inputLayout) owner(i int) uint64 {
+	if l.aligned {
+		return l.entry(i) + 40
+	}
+	return l.entry(i) + 51 // after no data
+}
+
+func (l inputLayout) lamports(i int) uint64 {
+	if l.aligned {
+		return l.entry(i) + 72
+	}
+	return l.entry(i) + 35
+}
+
+func (l inputLayout) data(i int) uint64 {
+	if l.aligned {
+		return l.entry(i) + 88
+	}
+	return l.entry(i) + 51
+}
 
 const manyMetas, manyInfos = 40, 30
 
@@ -64,7 +99,7 @@ const manyMetas, manyInfos = 40, 30
 //	6: invoke BPF loader 2: not allowed as an inner instruction.
 //	7: op 0 with manyMetas account metas and manyInfos account infos.
 //	8: invoke the probe (op 23: log the stack height) 70 times: past the instruction trace limit.
-func cpiProgram(t *testing.T) []byte {
+func cpiProgram(t *testing.T, L inputLayout) []byte {
 	var a asmBuilder
 	a.line("mov64 r9, r2") // the instruction data
 	a.line("lddw r6, %#x", heapBase)
@@ -91,11 +126,11 @@ func cpiProgram(t *testing.T) []byte {
 	}
 	cInfo := func(i, account int, dataLen uint64, signer, writable byte) {
 		o := 160 + 56*i
-		a.u64(o, inField(account, 8))
-		a.u64(o+8, inField(account, 72))
+		a.u64(o, L.key(account))
+		a.u64(o+8, L.lamports(account))
 		a.u64(o+16, dataLen)
-		a.u64(o+24, inField(account, 88))
-		a.u64(o+32, inField(account, 40))
+		a.u64(o+24, L.data(account))
+		a.u64(o+32, L.owner(account))
 		a.u8(o+48, signer)
 		a.u8(o+49, writable)
 	}
@@ -127,8 +162,8 @@ func cpiProgram(t *testing.T) []byte {
 
 	a.WriteString("c_transfer:\n")
 	cInstruction(heapBase+448, 2, 12)
-	cMeta(0, inField(0, 8), 1, 1)
-	cMeta(1, inField(1, 8), 1, 0)
+	cMeta(0, L.key(0), 1, 1)
+	cMeta(1, L.key(1), 1, 0)
 	transferData()
 	cInfo(0, 0, 0, 1, 1)
 	cInfo(1, 1, 0, 0, 1)
@@ -147,23 +182,23 @@ func cpiProgram(t *testing.T) []byte {
 	a.u64(32, 12)
 	a.u64(40, 12)
 	// program id at 48: the system program, zeros already.
-	a.copyIn(576, inField(0, 8), 32)
+	a.copyIn(576, L.key(0), 32)
 	a.u8(576+32, 1)
 	a.u8(576+33, 1)
-	a.copyIn(610, inField(1, 8), 32)
+	a.copyIn(610, L.key(1), 32)
 	a.u8(610+33, 1)
 	transferDataAt(512)
 	for i := range 2 {
 		o := 160 + 48*i
 		lamBox, dataBox := 272+32*i, 336+40*i
-		a.u64(o, inField(i, 8))
+		a.u64(o, L.key(i))
 		a.u64(o+8, heapBase+uint64(lamBox))
 		a.u64(o+16, heapBase+uint64(dataBox))
-		a.u64(o+24, inField(i, 40))
+		a.u64(o+24, L.owner(i))
 		a.u8(o+40, byte(1-i))
 		a.u8(o+41, 1)
-		a.u64(lamBox+24, inField(i, 72))
-		a.u64(dataBox+24, inField(i, 88))
+		a.u64(lamBox+24, L.lamports(i))
+		a.u64(dataBox+24, L.data(i))
 		a.u64(dataBox+32, 0)
 	}
 	a.u64(424, heapBase+440)
@@ -185,7 +220,10 @@ func cpiProgram(t *testing.T) []byte {
 
 	// The probe gets account 0 (11 bytes of data, so account 1's entry starts 11 + 5 bytes of
 	// padding further).
-	probeKey := inField(1, 8) + 16
+	probeKey := L.key(1) + 16
+	if !L.aligned {
+		probeKey = L.key(1) + 11
+	}
 	probeCall := func(op byte) {
 		a.u8(128, op)
 		a.line("lddw r1, %#x", heapBase)
@@ -198,7 +236,7 @@ func cpiProgram(t *testing.T) []byte {
 	}
 	a.WriteString("probe_twice:\n")
 	cInstruction(probeKey, 1, 1)
-	cMeta(0, inField(0, 8), 1, 0)
+	cMeta(0, L.key(0), 1, 0)
 	cInfo(0, 0, 11, 0, 1)
 	probeCall(8)
 	probeCall(13)
@@ -214,7 +252,7 @@ func cpiProgram(t *testing.T) []byte {
 
 	a.WriteString("grow_twice:\n")
 	cInstruction(probeKey, 1, 1)
-	cMeta(0, inField(0, 8), 1, 0)
+	cMeta(0, L.key(0), 1, 0)
 	cInfo(0, 0, 11, 0, 1)
 	probeCall(7)
 	probeCall(7)
@@ -223,8 +261,8 @@ func cpiProgram(t *testing.T) []byte {
 
 	a.WriteString("escalate:\n")
 	cInstruction(heapBase+448, 2, 12)
-	cMeta(0, inField(1, 8), 1, 1)
-	cMeta(1, inField(0, 8), 1, 0)
+	cMeta(0, L.key(1), 1, 1)
+	cMeta(1, L.key(0), 1, 0)
 	transferData()
 	cInfo(0, 0, 0, 0, 1)
 	cInfo(1, 1, 0, 0, 1)
@@ -232,8 +270,8 @@ func cpiProgram(t *testing.T) []byte {
 	a.line("exit")
 
 	a.WriteString("recurse:\n")
-	cInstruction(inField(0, 8), 1, 1)
-	cMeta(0, inField(0, 8), 0, 0)
+	cInstruction(L.key(0), 1, 1)
+	cMeta(0, L.key(0), 0, 0)
 	a.u8(128, 5)
 	invokeC(0, 0)
 	a.line("exit")
@@ -254,7 +292,7 @@ func cpiProgram(t *testing.T) []byte {
 	a.u64(24, heapBase+768)
 	a.u64(32, 12)
 	for i := range manyMetas {
-		a.u64(1024+16*i, inField(i%2, 8))
+		a.u64(1024+16*i, L.key(i%2))
 		a.u8(1024+16*i+8, 1)
 		a.u8(1024+16*i+9, byte(1-i%2))
 	}
@@ -263,10 +301,10 @@ func cpiProgram(t *testing.T) []byte {
 	a.line("stxdw [r6+772], r7")
 	for i := range manyInfos {
 		o := 2048 + 56*i
-		a.u64(o, inField(i%2, 8))
-		a.u64(o+8, inField(i%2, 72))
-		a.u64(o+24, inField(i%2, 88))
-		a.u64(o+32, inField(i%2, 40))
+		a.u64(o, L.key(i%2))
+		a.u64(o+8, L.lamports(i%2))
+		a.u64(o+24, L.data(i%2))
+		a.u64(o+32, L.owner(i%2))
 		a.u8(o+48, byte(1-i%2))
 		a.u8(o+49, 1)
 	}
@@ -281,7 +319,7 @@ func cpiProgram(t *testing.T) []byte {
 
 	a.WriteString("trace:\n")
 	cInstruction(probeKey, 1, 1)
-	cMeta(0, inField(0, 8), 1, 0)
+	cMeta(0, L.key(0), 1, 0)
 	cInfo(0, 0, 11, 0, 1)
 	a.u8(128, 23)
 	a.line("mov64 r8, 70")
@@ -324,7 +362,7 @@ func TestCPIEqualLiteSVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	caller := realelf.Program{Name: "cpi", ID: testKey(50).PublicKey(), Loader: core.BPFLoaderProgramID, ELF: cpiProgram(t)}
+	caller := realelf.Program{Name: "cpi", ID: testKey(50).PublicKey(), Loader: core.BPFLoaderProgramID, ELF: cpiProgram(t, inputLayout{aligned: true})}
 	probe := realelf.Program{Name: "probe", ID: testKey(51).PublicKey(), Loader: core.BPFLoaderProgramID, ELF: probeELF}
 	payer := testKey(52)
 	vault, bump, err := core.FindProgramAddress([][]byte{[]byte("vault")}, caller.ID)
@@ -366,6 +404,42 @@ func TestCPIEqualLiteSVM(t *testing.T) {
 	res := compareWithOracle(t, realelf.Scenario{Name: "cpi", Programs: []realelf.Program{caller, probe}, Accounts: accounts, Steps: steps})
 	// The equal results include the successes the cases are written for.
 	for _, i := range []int{0, 1, 2, 7, 9} {
+		if r := res[i][0].(*runtime.Result); r.Err != nil {
+			t.Errorf("%s: %v, want success; logs %q", steps[i].Name, r.Err, r.Logs)
+		}
+	}
+}
+
+// TestCPIDeprecatedLoaderEqualLiteSVM runs the PDA-signed system transfers and the privilege
+// escalation from a program of the deprecated loader, whose input is unaligned and whose
+// pointers are not checked for alignment.
+func TestCPIDeprecatedLoaderEqualLiteSVM(t *testing.T) {
+	caller := realelf.Program{Name: "cpi v1", ID: testKey(55).PublicKey(), Loader: core.BPFLoaderDeprecatedProgramID,
+		ELF: cpiProgram(t, inputLayout{aligned: false})}
+	payer := testKey(56)
+	vault, bump, err := core.FindProgramAddress([][]byte{[]byte("vault")}, caller.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := testKey(57).PublicKey()
+	accounts := []realelf.Account{
+		fundedAccount(payer.PublicKey()),
+		{Address: vault, Lamports: 5_000_000_000, Owner: core.SystemProgramID},
+		{Address: dest, Lamports: 1_000_000_000, Owner: core.SystemProgramID},
+	}
+	b := newVMBank(t)
+	ix := func(op byte, amount uint64) core.Instruction {
+		return core.Instruction{ProgramID: caller.ID, Data: binary.LittleEndian.AppendUint64([]byte{op, bump}, amount),
+			Accounts: []core.AccountMeta{core.Writable(vault), core.Writable(dest), core.Readonly(core.SystemProgramID)}}
+	}
+	steps := []realelf.Step{
+		{Name: "C ABI transfer", Tx: b.tx([]core.Instruction{ix(0, 1_000)}, payer)},
+		{Name: "Rust ABI transfer", Tx: b.tx([]core.Instruction{ix(1, 2_000)}, payer)},
+		{Name: "privilege escalation", Tx: b.tx([]core.Instruction{ix(4, 1)}, payer)},
+		{Name: "many metas and infos", Tx: b.tx([]core.Instruction{ix(7, 3)}, payer)},
+	}
+	res := compareWithOracle(t, realelf.Scenario{Name: "cpi v1", Programs: []realelf.Program{caller}, Accounts: accounts, Steps: steps})
+	for _, i := range []int{0, 1, 3} {
 		if r := res[i][0].(*runtime.Result); r.Err != nil {
 			t.Errorf("%s: %v, want success; logs %q", steps[i].Name, r.Err, r.Logs)
 		}
