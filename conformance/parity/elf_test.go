@@ -71,16 +71,6 @@ func deployedAccounts(p realelf.Program) map[core.Pubkey]runtime.Account {
 	}
 }
 
-// runsDeployed reports whether the loaders of reg run the programs they own.
-func runsDeployed(reg *runtime.Registry) bool {
-	for _, id := range []core.Pubkey{core.BPFLoaderDeprecatedProgramID, core.BPFLoaderProgramID, core.BPFLoaderUpgradeableProgramID} {
-		if m, ok := reg.Module(id); !ok || m.Program == nil {
-			return false
-		}
-	}
-	return true
-}
-
 // oracleScenarios turns the corpus into LiteSVM scenarios running the real builds, each step watching the accounts
 // ledgerd's side reported (the scenario's and the transaction's).
 func oracleScenarios(scenarios []*scenario, watched [][]outcome, progs map[realelf.Name]realelf.Program) []realelf.Scenario {
@@ -291,23 +281,13 @@ func TestELFParity(t *testing.T) {
 	}
 	lite := oracle.Run(oracleScenarios(scenarios, native, progs)...)
 	reg, accounts := elfSide(progs)
-	running := runsDeployed(reg)
 	elf := make([][]outcome, len(scenarios))
 	for i, sc := range scenarios {
-		if !running {
-			for _, r := range lite[i] {
-				elf[i] = append(elf[i], outcomeOf(r))
-			}
-			continue
-		}
 		src := runtime.MapSource{}
 		for k, a := range accounts {
 			src[k] = a.Clone()
 		}
 		elf[i] = runWith(t, sc, reg, src)
-	}
-	if !running {
-		t.Log("ledgerd's loaders do not run deployed programs yet: the native programs are compared with the real builds in LiteSVM")
 	}
 
 	var strict, soft int
@@ -324,7 +304,7 @@ func TestELFParity(t *testing.T) {
 					t.Errorf("%s: the real build failed (%s) where the corpus expects success\n  %s", st.name,
 						lite[i][j].ErrDebug, strings.Join(lite[i][j].Logs, "\n  "))
 				}
-				if d := diffOutcomes(elf[i][j], want, "ledgerd", "LiteSVM"); running && !d.empty() {
+				if d := diffOutcomes(elf[i][j], want, "ledgerd", "LiteSVM"); !d.empty() {
 					strict++
 					t.Errorf("%s: ledgerd's VM and LiteSVM differ on the real builds:\n  %s", st.name,
 						strings.Join(slices.DeleteFunc(append(d.hard, d.units, d.logs), func(s string) bool { return s == "" }), "\n  "))
