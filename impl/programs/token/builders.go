@@ -2,6 +2,7 @@ package token
 
 import (
 	"encoding/binary"
+	"math"
 
 	"ledgerd/impl/core"
 )
@@ -396,4 +397,135 @@ func EmitTokenMetadata(mint core.Pubkey, start, end *uint64) core.Instruction {
 		}
 	}
 	return ix(Program2022ID, data, core.Readonly(mint))
+}
+
+// CreateNativeMint builds Token-2022's CreateNativeMint, funded by payer.
+func CreateNativeMint(payer core.Pubkey) core.Instruction {
+	return ix(Program2022ID, []byte{byte(KindCreateNativeMint)}, core.WritableSigner(payer), core.Writable(NativeMint2022),
+		core.Readonly(core.SystemProgramID))
+}
+
+// WithdrawExcessLamports builds Token-2022's WithdrawExcessLamports: what source holds above
+// its rent-exempt reserve goes to destination.
+func WithdrawExcessLamports(source, destination, authority core.Pubkey, signers []core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source), core.Writable(destination)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, []byte{byte(KindWithdrawExcessLamports)}, metas...)
+}
+
+// UnwrapLamports builds Token-2022's UnwrapLamports: amount (nil: all) of a wrapped SOL
+// account's tokens to destination as lamports.
+func UnwrapLamports(source, destination, authority core.Pubkey, signers []core.Pubkey, amount *uint64) core.Instruction {
+	data := []byte{byte(KindUnwrapLamports), 0}
+	if amount != nil {
+		data = binary.LittleEndian.AppendUint64([]byte{byte(KindUnwrapLamports), 1}, *amount)
+	}
+	metas := append([]core.AccountMeta{core.Writable(source), core.Writable(destination)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// pointerTags are the instruction tags of the extensions initialized with an authority and an
+// address.
+var pointerTags = map[ExtensionType]Kind{
+	ExtMetadataPointer: KindMetadataPointerExtension, ExtGroupPointer: KindGroupPointerExtension,
+	ExtGroupMemberPointer: KindGroupMemberPointerExtension, ExtTransferHook: KindTransferHookExtension,
+}
+
+// InitializePointer builds the Initialize of the group pointer, group member pointer,
+// transfer hook (address: the hook program) or metadata pointer extension t.
+func InitializePointer(t ExtensionType, mint core.Pubkey, authority, address *core.Pubkey) core.Instruction {
+	data := append([]byte{byte(pointerTags[t]), 0}, optionalKeyBytes(authority)...)
+	return ix(Program2022ID, append(data, optionalKeyBytes(address)...), core.Writable(mint))
+}
+
+// UpdatePointer builds the Update of the pointer extension t.
+func UpdatePointer(t ExtensionType, mint, authority core.Pubkey, signers []core.Pubkey, address *core.Pubkey) core.Instruction {
+	data := append([]byte{byte(pointerTags[t]), 1}, optionalKeyBytes(address)...)
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// InitializeTokenGroup builds the token-group interface's InitializeGroup, with the group in
+// the mint.
+func InitializeTokenGroup(mint, mintAuthority core.Pubkey, updateAuthority *core.Pubkey, maxSize uint64) core.Instruction {
+	data := append(append([]byte(nil), discInitializeGroup...), optionalKeyBytes(updateAuthority)...)
+	return ix(Program2022ID, binary.LittleEndian.AppendUint64(data, maxSize), core.Writable(mint), core.Readonly(mint),
+		core.ReadonlySigner(mintAuthority))
+}
+
+// UpdateTokenGroupMaxSize builds UpdateGroupMaxSize.
+func UpdateTokenGroupMaxSize(group, updateAuthority core.Pubkey, maxSize uint64) core.Instruction {
+	data := binary.LittleEndian.AppendUint64(append([]byte(nil), discUpdateGroupMaxSize...), maxSize)
+	return ix(Program2022ID, data, core.Writable(group), core.ReadonlySigner(updateAuthority))
+}
+
+// UpdateTokenGroupAuthority builds UpdateGroupAuthority (nil makes the group immutable).
+func UpdateTokenGroupAuthority(group, updateAuthority core.Pubkey, newAuthority *core.Pubkey) core.Instruction {
+	data := append(append([]byte(nil), discUpdateGroupAuthority...), optionalKeyBytes(newAuthority)...)
+	return ix(Program2022ID, data, core.Writable(group), core.ReadonlySigner(updateAuthority))
+}
+
+// InitializeTokenGroupMember builds InitializeMember, with the member in its mint.
+func InitializeTokenGroupMember(memberMint, memberMintAuthority, group, groupUpdateAuthority core.Pubkey) core.Instruction {
+	return ix(Program2022ID, append([]byte(nil), discInitializeMember...), core.Writable(memberMint), core.Readonly(memberMint),
+		core.ReadonlySigner(memberMintAuthority), core.Writable(group), core.ReadonlySigner(groupUpdateAuthority))
+}
+
+// InitializeScaledUiAmount builds the ScaledUiAmount extension's initializer.
+func InitializeScaledUiAmount(mint core.Pubkey, authority *core.Pubkey, multiplier float64) core.Instruction {
+	data := append([]byte{byte(KindScaledUiAmountExtension), 0}, optionalKeyBytes(authority)...)
+	return ix(Program2022ID, binary.LittleEndian.AppendUint64(data, math.Float64bits(multiplier)), core.Writable(mint))
+}
+
+// UpdateScaledUiAmountMultiplier builds UpdateMultiplier: multiplier in force from
+// effectiveTimestamp.
+func UpdateScaledUiAmountMultiplier(mint, authority core.Pubkey, signers []core.Pubkey, multiplier float64, effectiveTimestamp int64) core.Instruction {
+	data := binary.LittleEndian.AppendUint64([]byte{byte(KindScaledUiAmountExtension), 1}, math.Float64bits(multiplier))
+	data = binary.LittleEndian.AppendUint64(data, uint64(effectiveTimestamp))
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// InitializePausable builds the Pausable extension's initializer.
+func InitializePausable(mint, authority core.Pubkey) core.Instruction {
+	return ix(Program2022ID, append([]byte{byte(KindPausableExtension), 0}, authority[:]...), core.Writable(mint))
+}
+
+// Pause builds Pausable's Pause, or its Resume when pause is false.
+func Pause(mint, authority core.Pubkey, signers []core.Pubkey, pause bool) core.Instruction {
+	sub := byte(2)
+	if pause {
+		sub = 1
+	}
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, []byte{byte(KindPausableExtension), sub}, metas...)
+}
+
+// InitializePermissionedBurn builds the PermissionedBurn extension's initializer.
+func InitializePermissionedBurn(mint, authority core.Pubkey) core.Instruction {
+	return ix(Program2022ID, append([]byte{byte(KindPermissionedBurnExtension), 0}, authority[:]...), core.Writable(mint))
+}
+
+// PermissionedBurn builds PermissionedBurn's Burn, or its BurnChecked with decimals, which the
+// mint's permissioned burn authority co-signs.
+func PermissionedBurn(account, mint, burnAuthority, authority core.Pubkey, signers []core.Pubkey, amount uint64, decimals *uint8) core.Instruction {
+	data := binary.LittleEndian.AppendUint64([]byte{byte(KindPermissionedBurnExtension), 1}, amount)
+	if decimals != nil {
+		data[1] = 2
+		data = append(data, *decimals)
+	}
+	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(mint), core.ReadonlySigner(burnAuthority)},
+		authorityMetas(authority, signers)...)
+	return ix(Program2022ID, data, metas...)
+}
+
+// Batch builds Token-2022's Batch of Token-2022 instructions: each entry's accounts and data
+// (at most 255 accounts and bytes each), run in order with the accounts concatenated.
+func Batch(instructions ...core.Instruction) core.Instruction {
+	data := []byte{byte(KindBatch)}
+	var metas []core.AccountMeta
+	for _, in := range instructions {
+		data = append(append(data, byte(len(in.Accounts)), byte(len(in.Data))), in.Data...)
+		metas = append(metas, in.Accounts...)
+	}
+	return ix(Program2022ID, data, metas...)
 }

@@ -227,7 +227,7 @@ func (e *exec) classicInitializeMultisig(m uint8, rentAccount bool) error {
 	d := ms.mut()
 	d[0], d[1], d[2] = m, n, 1
 	for i := range int(n) {
-		k, _ := e.ctx.Key(firstSigner + i)
+		k := e.key(firstSigner + i)
 		copy(d[3+32*i:], k[:])
 	}
 	return nil

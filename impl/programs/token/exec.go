@@ -64,6 +64,7 @@ const maxPermittedDataIncrease = 10 * 1024
 // runtime's account rules applied (so a read-only account left unchanged is fine).
 func run(ctx *runtime.InvokeContext, is2022 bool) error {
 	e := exec{ctx: ctx, programID: ProgramID, is2022: is2022}
+	e.window.n = ctx.NumAccounts()
 	if is2022 {
 		e.programID = Program2022ID
 	}
@@ -72,7 +73,7 @@ func run(ctx *runtime.InvokeContext, is2022 bool) error {
 	}
 	var err error
 	if is2022 {
-		err = e.process2022()
+		err = e.process2022(ctx.Data())
 	} else {
 		err = e.processClassic()
 	}
@@ -146,15 +147,24 @@ type exec struct {
 	ctx       *runtime.InvokeContext
 	programID core.Pubkey
 	is2022    bool
-	refs      []*acctRef
+	refs      []*acctRef // by the invoke context's account index
+	// window is the instruction's slice of the invoke context's accounts: all of them, or one
+	// inner instruction's of a Batch, whose instructions share the accounts' working copies as
+	// the on-chain program's inner instructions share their AccountInfos.
+	window struct{ base, n int }
 }
 
 // acct returns instruction account i (NotEnoughAccountKeys when missing, as
 // next_account_info).
 func (e *exec) acct(i int) (*acctRef, error) {
-	if i >= e.ctx.NumAccounts() {
+	if i < 0 || i >= e.numAccounts() {
 		return nil, errNotEnoughAccountKeys
 	}
+	return e.acctAt(e.window.base + i)
+}
+
+// acctAt returns the invoke context's account i.
+func (e *exec) acctAt(i int) (*acctRef, error) {
 	for len(e.refs) <= i {
 		e.refs = append(e.refs, nil)
 	}
@@ -171,7 +181,7 @@ func (e *exec) acct(i int) (*acctRef, error) {
 		if k != key {
 			continue
 		}
-		r, err := e.acct(j)
+		r, err := e.acctAt(j)
 		if err != nil {
 			return nil, err
 		}
@@ -184,11 +194,17 @@ func (e *exec) acct(i int) (*acctRef, error) {
 	return r, nil
 }
 
-func (e *exec) numAccounts() int { return e.ctx.NumAccounts() }
+func (e *exec) numAccounts() int { return e.window.n }
+
+// key returns the address of instruction account i.
+func (e *exec) key(i int) core.Pubkey {
+	k, _ := e.ctx.Key(e.window.base + i)
+	return k
+}
 
 // isSigner reports whether instruction account i signs.
 func (e *exec) isSigner(i int) bool {
-	s, _ := e.ctx.IsSigner(i)
+	s, _ := e.ctx.IsSigner(e.window.base + i)
 	return s
 }
 
@@ -236,13 +252,18 @@ func (e *exec) commit() error {
 // invoke commits the working copies (as the loader does before a CPI), runs ix and forgets
 // the copies so that later reads see the callee's changes.
 func (e *exec) invoke(ix core.Instruction) error {
+	return e.invokeSigned(ix, nil)
+}
+
+// invokeSigned is invoke with the program addresses of signerSeeds signing (invoke_signed).
+func (e *exec) invokeSigned(ix core.Instruction, signerSeeds [][][]byte) error {
 	if err := e.commit(); err != nil {
 		return err
 	}
 	if err := e.ctx.Consume(runtime.InvokeUnits); err != nil {
 		return runtimeError{err}
 	}
-	if err := e.ctx.InvokeWithSigners(ix, nil); err != nil {
+	if err := e.ctx.Invoke(ix, signerSeeds); err != nil {
 		return runtimeError{err}
 	}
 	e.refs = e.refs[:0]
@@ -319,7 +340,7 @@ func (e *exec) validateOwnerSigners(expected core.Pubkey, authIdx, end int) erro
 	var matched [MaxSigners]bool
 	signers := 0
 	for i := authIdx + 1; i < n; i++ {
-		k, _ := e.ctx.Key(i)
+		k := e.key(i)
 		for pos := range int(ms.N) {
 			if ms.Signers[pos] == k && !matched[pos] {
 				if !e.isSigner(i) {

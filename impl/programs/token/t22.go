@@ -35,14 +35,12 @@ func podDataWithCOptionKey(data []byte, n int) ([]byte, COption[core.Pubkey], er
 	return nil, COption[core.Pubkey]{}, errInvalidInstructionData
 }
 
-// supported2022 are the instruction tags ledgerd's Token-2022 runs; any other tag fails as
-// an instruction the program does not know.
+// supported2022 reports whether ledgerd's Token-2022 runs the instruction tag; the
+// confidential extensions' tags fail as an instruction the program does not know.
 func supported2022(tag Kind) bool {
 	switch tag {
-	case KindConfidentialTransferExtension, KindCreateNativeMint, KindTransferHookExtension,
-		KindConfidentialTransferFeeExtension, KindWithdrawExcessLamports, KindGroupPointerExtension,
-		KindGroupMemberPointerExtension, KindConfidentialMintBurnExtension, KindScaledUiAmountExtension,
-		KindPausableExtension, KindUnwrapLamports, KindPermissionedBurnExtension, KindBatch:
+	case KindConfidentialTransferExtension, KindConfidentialTransferFeeExtension, KindConfidentialMintBurnExtension,
+		KindBatch:
 		return false
 	}
 	return tag < numTags
@@ -56,13 +54,30 @@ type transferMode struct {
 	fee      uint64
 }
 
-// process2022 is Token-2022's Processor::process.
-func (e *exec) process2022() error {
-	data := e.ctx.Data()
+// process2022 is Token-2022's Processor::process: a Batch runs its inner instructions, any
+// other data is one instruction.
+func (e *exec) process2022(data []byte) error {
+	if len(data) > 0 && Kind(data[0]) == KindBatch {
+		e.ctx.ProgramLog("Instruction: Batch")
+		return e.processBatch(data[1:])
+	}
+	return e.process2022Inner(data)
+}
+
+// process2022Inner is Processor::_process_inner: a token instruction, else a token-metadata
+// interface instruction, else a token-group interface instruction. A Batch inside a Batch is
+// InvalidInstruction.
+func (e *exec) process2022Inner(data []byte) error {
 	if len(data) == 0 || !supported2022(Kind(data[0])) {
-		if len(data) >= tokenMetadataDiscrimLen && Kind(data[0]) >= numTags && Kind(data[0]) != KindBatch {
+		if len(data) > 0 && (Kind(data[0]) < numTags || Kind(data[0]) == KindBatch) {
+			return tokenErr(InvalidInstruction)
+		}
+		if len(data) >= tokenMetadataDiscrimLen {
 			if ix, ok := decodeMetadataInstruction(data); ok {
 				return e.processTokenMetadata(&ix)
+			}
+			if ix, ok := decodeGroupInstruction(data); ok {
+				return e.processTokenGroup(&ix)
 			}
 		}
 		return tokenErr(InvalidInstruction)
@@ -81,6 +96,12 @@ func (e *exec) process2022() error {
 		return e.processInterestBearingExtension(data[1:])
 	case KindMetadataPointerExtension:
 		return e.processMetadataPointerExtension(data[1:])
+	case KindTransferHookExtension:
+		return e.processPointerExtension(data[1:], ExtTransferHook)
+	case KindGroupPointerExtension:
+		return e.processPointerExtension(data[1:], ExtGroupPointer)
+	case KindGroupMemberPointerExtension:
+		return e.processPointerExtension(data[1:], ExtGroupMemberPointer)
 	}
 	e.ctx.ProgramLog("Instruction: " + tag.String())
 	switch tag {
@@ -119,7 +140,7 @@ func (e *exec) process2022() error {
 		case KindMintTo:
 			return e.mintTo2022(amount, nil)
 		case KindBurn:
-			return e.burn2022(amount, nil)
+			return e.burn2022(amount, nil, false)
 		}
 		return e.amountToUiAmount2022(amount)
 	case KindTransferChecked, KindApproveChecked, KindMintToChecked, KindBurnChecked:
@@ -136,7 +157,7 @@ func (e *exec) process2022() error {
 		case KindMintToChecked:
 			return e.mintTo2022(amount, &decimals)
 		}
-		return e.burn2022(amount, &decimals)
+		return e.burn2022(amount, &decimals, false)
 	case KindRevoke:
 		return e.revoke2022()
 	case KindSetAuthority:
@@ -191,6 +212,22 @@ func (e *exec) process2022() error {
 		return e.initializeMintExtension(ExtPermanentDelegate, func(v []byte) error {
 			return putOptionalKey(v, Some(core.Pubkey(b)))
 		})
+	case KindCreateNativeMint:
+		return e.createNativeMint()
+	case KindWithdrawExcessLamports:
+		return e.withdrawExcessLamports()
+	case KindScaledUiAmountExtension:
+		return e.processScaledUiAmountExtension(data[1:])
+	case KindPausableExtension:
+		return e.processPausableExtension(data[1:])
+	case KindPermissionedBurnExtension:
+		return e.processPermissionedBurnExtension(data[1:])
+	case KindUnwrapLamports:
+		amount, err := coptionU64After(data)
+		if err != nil {
+			return err
+		}
+		return e.unwrapLamports(amount)
 	}
 	return tokenErr(InvalidInstruction)
 }
@@ -419,7 +456,7 @@ func (e *exec) initializeMultisig2022(m uint8, rentAccount bool) error {
 		return tokenErr(InvalidNumberOfRequiredSigners)
 	}
 	for i := range int(n) {
-		k, _ := e.ctx.Key(firstSigner + i)
+		k := e.key(firstSigner + i)
 		copy(d[3+32*i:], k[:])
 	}
 	d[2] = 1
@@ -908,7 +945,10 @@ func (e *exec) mintTo2022(amount uint64, decimals *uint8) error {
 	return nil
 }
 
-func (e *exec) burn2022(amount uint64, decimals *uint8) error {
+// burn2022 is Processor::process_burn: a standard burn, or with permissioned the
+// PermissionedBurn extension's, where the mint's permissioned burn authority co-signs (as the
+// account after the mint) and the standard burns are refused.
+func (e *exec) burn2022(amount uint64, decimals *uint8, permissioned bool) error {
 	src, err := e.acct(0)
 	if err != nil {
 		return err
@@ -917,7 +957,20 @@ func (e *exec) burn2022(amount uint64, decimals *uint8) error {
 	if err != nil {
 		return err
 	}
+	if err := e.checkOwnedByProgram(src); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return err
+	}
 	authIdx := 2
+	var approver *acctRef
+	if permissioned {
+		if approver, err = e.acct(2); err != nil {
+			return err
+		}
+		authIdx = 3
+	}
 	auth, err := e.acct(authIdx)
 	if err != nil {
 		return err
@@ -926,8 +979,29 @@ func (e *exec) burn2022(amount uint64, decimals *uint8) error {
 	if err != nil {
 		return err
 	}
-	if v, err := ms.extension(ExtPermissionedBurn); err == nil && optionalKey(v).Some {
-		return tokenErr(InvalidInstruction)
+	pbConfig, pbErr := ms.extension(ExtPermissionedBurn)
+	var pbAuthority COption[core.Pubkey]
+	if pbErr == nil {
+		pbAuthority = optionalKey(pbConfig)
+	}
+	if !permissioned {
+		if pbAuthority.Some {
+			return tokenErr(InvalidInstruction)
+		}
+	} else {
+		if pbErr != nil {
+			return tokenErr(InvalidInstruction)
+		}
+		if !pbAuthority.Some {
+			e.ctx.ProgramLog("Permissioned burn authority is None; use the standard burn")
+			return tokenErr(InvalidInstruction)
+		}
+		if !approver.signer {
+			return errMissingRequiredSignature
+		}
+		if approver.key != pbAuthority.Value {
+			return errInvalidAccountData
+		}
 	}
 	ss, err := unpackPod(src.mut(), kindAccount)
 	if err != nil {
@@ -953,6 +1027,9 @@ func (e *exec) burn2022(amount uint64, decimals *uint8) error {
 	if mintPaused(&ms) {
 		return tokenErr(MintPaused)
 	}
+	if ms.has(ExtConfidentialMintBurn) {
+		return tokenErr(IllegalMintBurnConversion)
+	}
 	pd := permanentDelegate(&ms)
 	if auth.key == source.Owner && cpiGuardLocked(&ss) && e.inCPI() {
 		return tokenErr(CpiGuardBurnBlocked)
@@ -976,12 +1053,6 @@ func (e *exec) burn2022(amount uint64, decimals *uint8) error {
 		} else if err := e.validateOwner(source.Owner, authIdx); err != nil {
 			return err
 		}
-	}
-	if err := e.checkOwnedByProgram(src); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(mintRef); err != nil {
-		return err
 	}
 	setAccountAmount(ss.base(), source.Amount-amount)
 	supply, err := subU64(m.Supply, amount)
@@ -1217,6 +1288,8 @@ func (e *exec) amountToUiAmount2022(amount uint64) error {
 			return errInvalidArgument
 		}
 		ui = s
+	} else if v, err := ms.extension(ExtScaledUiAmount); err == nil {
+		ui = scaledAmountToUiAmount(v, amount, decimals, e.ctx.Clock().UnixTimestamp)
 	}
 	return e.setReturnData([]byte(ui))
 }
@@ -1232,6 +1305,10 @@ func (e *exec) uiAmountToAmount2022(ui string) error {
 		cfg := decodeInterestBearingConfig(v)
 		amount, err = cfg.UIAmountToAmount(ui, decimals, e.ctx.Clock().UnixTimestamp)
 		if err != nil {
+			return err
+		}
+	} else if v, err := ms.extension(ExtScaledUiAmount); err == nil {
+		if amount, err = scaledUiAmountToAmount(v, ui, decimals, e.ctx.Clock().UnixTimestamp); err != nil {
 			return err
 		}
 	} else if amount, err = UIAmountToAmount(ui, decimals); err != nil {

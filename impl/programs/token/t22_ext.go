@@ -142,7 +142,7 @@ func (e *exec) harvestFromAccount(mint core.Pubkey, i int) (uint64, TokenError, 
 }
 
 func (e *exec) logHarvestError(i int, err TokenError) {
-	k, _ := e.ctx.Key(i)
+	k := e.key(i)
 	e.ctx.ProgramLog("Error harvesting from " + k.String() + ": " + err.Error())
 }
 
@@ -191,7 +191,7 @@ func (e *exec) withdrawWithheldFromAccounts(numTokenAccounts int) error {
 	}
 	amount := dest.Amount
 	for i := 3 + numSigners; i < n; i++ {
-		k, _ := e.ctx.Key(i)
+		k := e.key(i)
 		if k == dst.key {
 			v, err := ds.extension(ExtTransferFeeAmount)
 			if err != nil {
@@ -443,65 +443,5 @@ func (e *exec) processInterestBearingExtension(rest []byte) error {
 	binary.LittleEndian.PutUint16(v[ibPreRateOff:], uint16(avg))
 	binary.LittleEndian.PutUint64(v[ibLastUpdateOff:], uint64(now))
 	copy(v[ibCurRateOff:], rest[1:3])
-	return nil
-}
-
-func (e *exec) processMetadataPointerExtension(rest []byte) error {
-	sub, err := subType(rest, 2)
-	if err != nil {
-		return err
-	}
-	if sub == 0 {
-		e.ctx.ProgramLog("MetadataPointerInstruction::Initialize")
-		if len(rest) != 1+64 {
-			return errInvalidInstructionData
-		}
-		mintRef, err := e.acct(0)
-		if err != nil {
-			return err
-		}
-		if err := e.checkOwnedByProgram(mintRef); err != nil {
-			return err
-		}
-		return e.initializeMintExtension(ExtMetadataPointer, func(v []byte) error {
-			copy(v[:32], rest[1:33])
-			if !optionalKey(rest[1:]).Some && !optionalKey(rest[33:]).Some {
-				e.ctx.ProgramLog("The metadata pointer extension requires at least an authority or an address for initialization, neither was provided")
-				return tokenErr(InvalidInstruction)
-			}
-			copy(v[32:], rest[33:65])
-			return nil
-		})
-	}
-	e.ctx.ProgramLog("MetadataPointerInstruction::Update")
-	if len(rest) != 1+32 {
-		return errInvalidInstructionData
-	}
-	mintRef, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	if _, err := e.acct(1); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(mintRef); err != nil {
-		return err
-	}
-	ms, err := unpackPod(mintRef.mut(), kindMint)
-	if err != nil {
-		return err
-	}
-	v, err := ms.extension(ExtMetadataPointer)
-	if err != nil {
-		return err
-	}
-	authority := optionalKey(v)
-	if !authority.Some {
-		return tokenErr(NoAuthorityExists)
-	}
-	if err := e.validateOwner(authority.Value, 1); err != nil {
-		return err
-	}
-	copy(v[32:], rest[1:33])
 	return nil
 }

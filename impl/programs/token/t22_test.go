@@ -477,8 +477,9 @@ func TestUnsupportedInstructions(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	runtimetest.WantErr(t, h.createMint22(nil, 0), success)
-	for _, data := range [][]byte{{byte(token.KindConfidentialTransferExtension), 0}, {byte(token.KindPausableExtension), 0},
-		{byte(token.KindCreateNativeMint)}, {byte(token.KindBatch)}, {200, 1, 2, 3, 4, 5, 6, 7, 8}, nil} {
+	for _, data := range [][]byte{{byte(token.KindConfidentialTransferExtension), 0},
+		{byte(token.KindConfidentialTransferFeeExtension), 0}, {byte(token.KindConfidentialMintBurnExtension), 0},
+		{200, 1, 2, 3, 4, 5, 6, 7, 8}, nil} {
 		ix := core.Instruction{ProgramID: t22, Data: data, Accounts: []core.AccountMeta{core.Writable(mintKP.PublicKey())}}
 		res := h.exec([]core.Instruction{ix}, payer)
 		runtimetest.WantErr(t, res, custom(0, token.InvalidInstruction))
