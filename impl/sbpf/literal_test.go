@@ -501,6 +501,7 @@ func FuzzInterpreterLiteral(f *testing.F) {
 	f.Add(vmText(vi(OpSTXDW, 10, 1, -4, 0), vi(OpLDXDW, 0, 10, 4096, 0), vexit()), uint8(0), uint16(50))
 	f.Add(vmText(vi(OpMOV32I, 1, 0, 0, 40), vi(OpHOR64I, 1, 0, 0, 1), vi(OpCALLX, 0, 1, 0, 0), vexit(), vexit(), vexit()), uint8(2), uint16(50))
 	f.Add(vmText(vi(OpJEQ32I, 1, 0, 0, 0), vi(OpCALLX, 1, 0, 0, 0), vexit()), uint8(3), uint16(50))
+	f.Add(vmText(vi(OpCALL, 0, 2, 0, int32(HashSymbolName([]byte("sol_fuzz_")))), vexit()), uint8(3), uint16(50))
 	loader := fuzzLoader()
 	f.Fuzz(func(t *testing.T, code []byte, version uint8, budget uint16) {
 		if len(code) > 1<<10 {
