@@ -142,6 +142,7 @@ func runWith(t *testing.T, sc *scenario, reg *runtime.Registry, progs runtime.Ma
 	for _, st := range sc.steps {
 		env := runtime.DefaultEnv(blockhash, reg)
 		env.Clock = sysvar.Clock{Slot: st.slot, UnixTimestamp: unixTimestamp}
+		env.Rent = liteSVMRent
 		hashes := slotHashes(st.slot)
 		// The sysvars a bank holds beyond the typed ones (as a new ledger has them; LiteSVM's defaults are the same).
 		rewards, last := sysvar.EpochRewards{}, sysvar.LastRestartSlot{}
@@ -201,6 +202,12 @@ func accountOf(k core.Pubkey, src runtime.MapSource) accountJSON {
 	return accountJSON{Address: k.String(), Exists: true, Lamports: strconv.FormatUint(a.Lamports, 10), Owner: a.Owner.String(),
 		Executable: a.Executable, Data: base64.StdEncoding.EncodeToString(a.Data)}
 }
+
+// liteSVMRent is the Rent LiteSVM holds with every feature active (deprecate_rent_exemption_threshold: twice the
+// lamports per byte-year, a threshold of 1): the same minimum balances as the default Rent, but programs that read
+// the fields take other paths (p-token's is 4 compute units shorter), so both sides hold the same bytes.
+var liteSVMRent = sysvar.Rent{LamportsPerByteYear: 2 * sysvar.DefaultLamportsPerByteYear, ExemptionThreshold: 1,
+	BurnPercent: sysvar.DefaultRentBurnPercent}
 
 // slotHashes is SlotHashes at slot: the slotHashesDepth slots before it, newest first (zero hashes on both sides).
 func slotHashes(slot uint64) sysvar.SlotHashes {
