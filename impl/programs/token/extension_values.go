@@ -131,6 +131,9 @@ type PausableConfig struct {
 	Paused    bool
 }
 
+// PermissionedBurnConfig names the authority that co-signs every burn of the mint.
+type PermissionedBurnConfig struct{ Authority COption[core.Pubkey] }
+
 // TokenMetadata is the token-metadata interface's state, stored in the mint.
 type TokenMetadata struct {
 	UpdateAuthority    COption[core.Pubkey]
@@ -200,6 +203,8 @@ func (e Extension) Value() (any, error) {
 			NewMultiplier:                   math.Float64frombits(binary.LittleEndian.Uint64(b[48:]))}, nil
 	case ExtPausable:
 		return &PausableConfig{Authority: optionalKey(b), Paused: b[32] != 0}, nil
+	case ExtPermissionedBurn:
+		return &PermissionedBurnConfig{Authority: optionalKey(b)}, nil
 	case ExtImmutableOwner, ExtNonTransferable, ExtNonTransferableAccount, ExtPausableAccount:
 		return nil, nil
 	}

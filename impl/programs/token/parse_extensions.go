@@ -41,7 +41,8 @@ const (
 	extScaledUiAmount                = 25
 	extPausable                      = 26
 	extPausableAccount               = 27
-	numExtensionViews                = 28
+	extPermissionedBurn              = 28
+	numExtensionViews                = 29
 )
 
 // extensionView is what the reference knows of each extension type: its camelCase name (in parsed accounts
@@ -83,19 +84,20 @@ var extensionViews = [numExtensionViews]extensionView{
 	extScaledUiAmount:                {"scaledUiAmountConfig", accountTypeMint, 56, scaledUiAmountState},
 	extPausable:                      {"pausableConfig", accountTypeMint, 33, pausableState},
 	extPausableAccount:               {"pausableAccount", accountTypeAccount, 0, nil},
+	extPermissionedBurn:              {"permissionedBurnConfig", accountTypeMint, 32, pubkeyState("authority")},
 }
 
 // ExtensionTypeName is the camelCase name parsed token instructions give an extension type number (the
-// reference's UiExtensionType, which names ScaledUiAmount "scaledUiAmount" and Pausable "pausable", unlike
-// the account view, and knows PermissionedBurn, 28, which account state does not show); ok is false for a
-// number the reference does not know.
+// reference's UiExtensionType, which names ScaledUiAmount "scaledUiAmount", Pausable "pausable" and
+// PermissionedBurn "permissionedBurn", unlike the account view's "...Config"); ok is false for a number the
+// reference does not know.
 func ExtensionTypeName(t uint16) (string, bool) {
 	switch t {
 	case extScaledUiAmount:
 		return "scaledUiAmount", true
 	case extPausable:
 		return "pausable", true
-	case numExtensionViews: // PermissionedBurn
+	case extPermissionedBurn:
 		return "permissionedBurn", true
 	}
 	if int(t) >= numExtensionViews {

@@ -444,6 +444,9 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 			}
 			t.signers(info, 2, "authority", "multisigAuthority")
 		})
+	case 46:
+		parsed, err := t.parsePermissionedBurn(data[1:])
+		return parsed, err, true
 	case 27, 37, 42:
 		// Confidential transfer extensions: TokenInstruction::unpack accepts the prefix, but their payloads
 		// are not parsed here.
@@ -718,6 +721,43 @@ func (t tokenIx) parsePausable(data []byte) (any, error) {
 	default:
 		return nil, runtime.ErrNotParsable
 	}
+}
+
+// parsePermissionedBurn parses the permissioned burn instructions (data after the 46 prefix): the account count is
+// checked before the payload, which must have its exact size. The confidential burn is not parsed here.
+func (t tokenIx) parsePermissionedBurn(data []byte) (any, error) {
+	if len(data) == 0 || data[0] > 2 {
+		return nil, runtime.ErrNotParsable
+	}
+	need, size := 4, 8
+	switch data[0] {
+	case 0:
+		need, size = 1, 32
+	case 2:
+		size = 9
+	}
+	if err := t.need(need); err != nil {
+		return nil, err
+	}
+	if len(data) != 1+size {
+		return nil, runtime.ErrNotParsable
+	}
+	if data[0] == 0 {
+		info := t.info("mint")
+		info["authority"] = core.Pubkey(data[1:33]).String()
+		return jsonparsed.Typed("initializePermissionedBurnConfig", info), nil
+	}
+	info := t.info("account", "mint", "permissionedBurnAuthority")
+	amount := binary.LittleEndian.Uint64(data[1:])
+	typ := "permissionedBurn"
+	if data[0] == 1 {
+		info["amount"] = amountString(amount)
+	} else {
+		typ = "permissionedBurnChecked"
+		info["tokenAmount"] = TokenAmount(amount, data[9])
+	}
+	t.signers(info, 3, "authority", "multisigAuthority")
+	return jsonparsed.Typed(typ, info), nil
 }
 
 // Token group and token metadata interface discriminators: the first 8 bytes of sha256 of their names.
