@@ -45,9 +45,7 @@ var (
 var knownGaps = []string{
 	"config: execution",
 	"loader-v4: execution",
-	"stake: account parser (stake)",
 	"stake: instruction parser (stake)",
-	"vote: account parser (vote)",
 	"vote: instruction parser (vote)",
 }
 

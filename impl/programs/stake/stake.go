@@ -52,11 +52,12 @@ type Program struct {
 // Module is the stake program as the node assembles it. It has no jsonParsed parsers yet (the
 // reference shows stake accounts and instructions parsed).
 var Module = runtime.Module{
-	ID:      ProgramID,
-	Name:    "stake",
-	Kind:    runtime.Builtin,
-	Program: Program{},
-	Genesis: runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "stake_program"},
+	ID:           ProgramID,
+	Name:         "stake",
+	Kind:         runtime.Builtin,
+	Program:      Program{},
+	Genesis:      runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "stake_program"},
+	ParseAccount: accountParser,
 }
 
 // newRateEpoch is the new warmup/cooldown rate epoch the program computes with.

@@ -36,11 +36,12 @@ type Program struct {
 // Module is the vote program as the node assembles it. It has no jsonParsed parsers yet (the
 // reference shows vote accounts and instructions parsed).
 var Module = runtime.Module{
-	ID:      ProgramID,
-	Name:    "vote",
-	Kind:    runtime.Builtin,
-	Program: Program{},
-	Genesis: runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "vote_program"},
+	ID:           ProgramID,
+	Name:         "vote",
+	Kind:         runtime.Builtin,
+	Program:      Program{},
+	Genesis:      runtime.Deployment{Loader: core.NativeLoaderProgramID, Data: "vote_program"},
+	ParseAccount: accountParser,
 }
 
 // asInstructionError maps a vote rule's error to the instruction error the program returns.
