@@ -3,6 +3,7 @@ package sbpf
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -601,4 +602,41 @@ func TestCallsResolvedPerLoader(t *testing.T) {
 			t.Errorf("r0 = %d, err = %v, want %d", r0, err, c.want)
 		}
 	}
+}
+
+func TestConcurrentExecutions(t *testing.T) {
+	t.Parallel()
+	// One executable and loader shared by many goroutines, VMs pooled between them (run with
+	// -race to check the sharing).
+	fn := HashPC(4)
+	exe := NewExecutableFromText(vmText(
+		vi(OpSTXDW, 10, 1, -8, 0),
+		vi(OpCALL, 0, 0, 0, int32(fn)),
+		vi(OpLDXDW, 0, 10, -8, 0),
+		vexit(),
+		vi(OpLDXB, 0, 1, 0, 0), // pc 4: the input's first byte
+		vexit()), V0, map[uint32]uint64{fn: 4})
+	loader := NewLoader(DefaultConfig())
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				input := []byte{byte(g)}
+				vm, err := NewVM(exe, loader, Params{Input: []Region{{VMAddr: MMInputStart, Data: input}}, Meter: &Meter{Remaining: 100}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				r0, err := vm.Run()
+				vm.Release()
+				if err != nil || r0 != MMInputStart {
+					t.Errorf("r0 = %#x, err = %v", r0, err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
 }
