@@ -121,13 +121,3 @@ func (v *Invocation) Run() error {
 	_, err := v.callee.tx.processInstruction(v.callee)
 	return err
 }
-
-// AccountAtIndex returns the executing instruction's view of transaction account idx, which
-// must be one of its accounts.
-func (c *InvokeContext) AccountAtIndex(idx int) (BorrowedAccount, error) {
-	j, ok := c.IndexOfAccount(idx)
-	if !ok {
-		return BorrowedAccount{}, ErrMissingAccount
-	}
-	return c.Account(j)
-}
