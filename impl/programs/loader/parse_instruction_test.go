@@ -117,3 +117,25 @@ func TestParseLoaderV2Instruction(t *testing.T) {
 		t.Errorf("tag 2: %v", err)
 	}
 }
+
+// The parsers read untrusted instruction data and account indexes: no input panics them.
+func FuzzParseLoaderInstructions(f *testing.F) {
+	f.Add(UpgradeableInstruction{Tag: TagWrite, Offset: 3, Bytes: []byte("abc")}.Encode(), []byte{0, 1})
+	f.Add(UpgradeableInstruction{Tag: TagDeployWithMaxDataLen, MaxDataLen: 9}.Encode(), []byte{0, 1, 2, 0, 1, 2, 0, 1})
+	f.Add([]byte{0, 0, 0, 0, 1, 0, 0, 0, 200, 0, 0, 0, 0, 0, 0, 0}, []byte{2})
+	keys := []core.Pubkey{{1}, {2}, {3}}
+	f.Fuzz(func(t *testing.T, data, accounts []byte) {
+		ix := &runtime.InstructionView{ProgramID: core.BPFLoaderUpgradeableProgramID, Data: data, Accounts: accounts, Keys: keys}
+		if v, err := parseUpgradeableInstruction(ix); err == nil {
+			if _, err := json.Marshal(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ix.ProgramID = core.BPFLoaderProgramID
+		if v, err := parseLoaderV2Instruction(ix); err == nil {
+			if _, err := json.Marshal(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
