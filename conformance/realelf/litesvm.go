@@ -208,6 +208,7 @@ func (o *Oracle) Run(scenarios ...Scenario) [][]Result {
 func (o *Oracle) corpus(dir string, scenarios []Scenario) (corpusJSON, error) {
 	c := corpusJSON{}
 	elfs := map[[32]byte]string{} // one file per distinct ELF
+	files := 0                    // ELFs without a hash each get a file of their own
 	for i, sc := range scenarios {
 		if i == 0 {
 			c.UnixTimestamp = strconv.FormatInt(sc.UnixTimestamp, 10)
@@ -218,7 +219,8 @@ func (o *Oracle) corpus(dir string, scenarios []Scenario) (corpusJSON, error) {
 		for _, p := range sc.Programs {
 			path, ok := elfs[p.SHA256]
 			if !ok || p.SHA256 == ([32]byte{}) {
-				path = filepath.Join(dir, fmt.Sprintf("program-%d.so", len(elfs)))
+				path = filepath.Join(dir, fmt.Sprintf("program-%d.so", files))
+				files++
 				if err := os.WriteFile(path, p.ELF, 0o644); err != nil {
 					return c, err
 				}
