@@ -66,4 +66,12 @@ func TestDelayVisibility(t *testing.T) {
 	check("garbage", 14, notDeployed)
 	b.addProgram(id, core.BPFLoaderUpgradeableProgramID, logProgram("d"), 1)
 	check("still serving", 14, ran("d"))
+	// Loaders 1 and 2 have no deployment slot: a program runs as soon as it exists, unless its
+	// ELF does not load.
+	for _, loader := range []core.Pubkey{core.BPFLoaderProgramID, core.BPFLoaderDeprecatedProgramID} {
+		b.addProgram(id, loader, logProgram("e"), 0)
+		check("loader "+loader.String(), 14, ran("e"))
+		b.addProgram(id, loader, []byte("\x7fELF garbage"), 0)
+		check("loader "+loader.String()+", garbage", 14, notDeployed)
+	}
 }
