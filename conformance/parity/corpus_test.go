@@ -144,7 +144,7 @@ func buildCorpus() []*scenario {
 	for _, p := range []core.Pubkey{token.ProgramID, token.Program2022ID} {
 		out = append(out, tokenBasics(p), multisig(p), wrappedSOL(p), ataFlows(p))
 	}
-	return append(out, token2022Extensions(), lookupTables(), fees())
+	return append(out, token2022Extensions(), lookupTables(), fees(), precompiles())
 }
 
 func programName(p core.Pubkey) string {
