@@ -4,6 +4,7 @@ package parity
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"ledgerd/impl/core"
 	"ledgerd/impl/programs/system"
 	"ledgerd/impl/programs/token"
+	"ledgerd/impl/runtime"
 )
 
 // Token-2022's instructions that ledgerd's native program learned after the rest of the corpus: CreateNativeMint,
@@ -38,7 +40,7 @@ var t22 = token.Program2022ID
 
 func t22More() []*scenario {
 	return []*scenario{t22NativeAndLamports(), t22Groups(), t22ScaledUiAmount(), t22Pausable(), t22PermissionedBurn(),
-		t22Batch(), t22TransferHookConfig()}
+		t22Batch(), t22TransferHookConfig(), t22TransferHookExecution()}
 }
 
 // createAccount22 creates a Token-2022 account of mint for owner, sized for the mint's required extensions.
@@ -293,6 +295,69 @@ func t22TransferHookConfig() *scenario {
 	return sc
 }
 
+// extraMetas is a validation account's data listing metas for the transfer-hook interface's Execute.
+func extraMetas(metas ...[35]byte) []byte {
+	v := binary.LittleEndian.AppendUint32(nil, uint32(len(metas)))
+	for _, m := range metas {
+		v = append(v, m[:]...)
+	}
+	d := append([]byte{105, 37, 101, 197, 75, 251, 102, 26}, binary.LittleEndian.AppendUint32(nil, uint32(len(v)))...)
+	return append(d, v...)
+}
+
+// meta is an extra account meta: discriminator, address configuration, signer, writable.
+func meta(disc byte, config []byte, signer, writable bool) [35]byte {
+	var m [35]byte
+	m[0] = disc
+	copy(m[1:33], config)
+	if signer {
+		m[33] = 1
+	}
+	if writable {
+		m[34] = 1
+	}
+	return m
+}
+
+// t22TransferHookExecution runs checked transfers of a mint whose transfer hook is memo v1 (the real builds hold no
+// transfer-hook program): the hook's Execute is invoked with the transfer's accounts and the extra accounts its
+// validation account lists (a fixed address, a program address of literal, account, instruction-data and
+// account-data seeds, a key read from account data), and memo v1 refuses Execute's data, which is not UTF-8, so
+// the transfers fail inside the hook, after the resolution; a missing extra account fails the transfer in the token
+// program with IncorrectAccount, and a hook program absent from the transaction in the runtime.
+func t22TransferHookExecution() *scenario {
+	sc, b := newScenario("t22more/transfer hook execution")
+	A, B, M := alice.PublicKey(), bob.PublicKey(), mint1.PublicKey()
+	a1, a2 := acct1.PublicKey(), acct2.PublicKey()
+	memo1 := core.MemoV1ProgramID
+	validation := token.ExtraAccountMetasAddress(M, memo1)
+	pdaSeeds := append([]byte{1, 4, 'h', 'o', 'o', 'k', 3, 0, 3, 2, 2, 8, 8}, 4, 0, 32, 32) // "hook", source, destination, amount, the source's owner
+	b.sc.accounts[validation] = runtime.Account{Lamports: rentFor(200), Owner: memo1, RentEpoch: runtime.RentExemptRentEpoch,
+		Data: extraMetas(meta(0, B[:], false, true), meta(1, pdaSeeds, false, false), meta(2, []byte{2, 0, 32}, false, false))}
+	pda, _, _ := core.FindProgramAddress([][]byte{[]byte("hook"), a1[:], a2[:], binary.LittleEndian.AppendUint64(nil, 10), A[:]}, memo1)
+	size := acctLen(token.ExtTransferHookAccount)
+	b.ok("a mint hooked to memo v1", createMint2022(mint1, A, nil, 2, 0, []token.ExtensionType{token.ExtTransferHook},
+		token.InitializePointer(token.ExtTransferHook, M, &A, &memo1)), payer, mint1)
+	b.ok("accounts", slices.Concat(createAccount22(acct1, M, A, size), createAccount22(acct2, M, B, size)), payer, acct1, acct2)
+	b.ok("mint", ixs(token.MintTo(t22, M, a1, A, nil, 100)), alice)
+	withExtra := func(in core.Instruction, extra ...core.AccountMeta) core.Instruction {
+		in.Accounts = append(in.Accounts, extra...)
+		return in
+	}
+	b.fail("a transfer whose hook program is not in the transaction", ixs(token.TransferChecked(t22, a1, M, a2, A, nil, 10, 2)), alice)
+	b.fail("a transfer whose hook is memo v1, without a validation account", ixs(withExtra(token.TransferChecked(t22, a1, M, a2, A, nil, 10, 2),
+		core.Readonly(memo1))), alice)
+	b.fail("a transfer with the validation account and every extra account", ixs(withExtra(token.TransferChecked(t22, a1, M, a2, A, nil, 10, 2),
+		core.Readonly(memo1), core.Readonly(validation), core.Writable(B), core.Readonly(pda), core.Readonly(A))), alice)
+	b.fail("a transfer with the validation account and an extra account missing", ixs(withExtra(token.TransferChecked(t22, a1, M, a2, A, nil, 10, 2),
+		core.Readonly(memo1), core.Readonly(validation), core.Writable(B))), alice)
+	b.fail("a transfer whose extra PDA is of another amount", ixs(withExtra(token.TransferChecked(t22, a1, M, a2, A, nil, 11, 2),
+		core.Readonly(memo1), core.Readonly(validation), core.Writable(B), core.Readonly(pda), core.Readonly(A))), alice)
+	b.ok("Update the hook to none", ixs(token.UpdatePointer(token.ExtTransferHook, M, A, nil, nil)), alice)
+	b.ok("the transfer without a hook", ixs(token.TransferChecked(t22, a1, M, a2, A, nil, 10, 2)), alice)
+	return sc
+}
+
 // TestToken2022More compares ledgerd's native Token-2022 with the real 11.0.0 build run by LiteSVM on t22More.
 func TestToken2022More(t *testing.T) {
 	progs := realelf.Programs(t)
@@ -302,7 +367,8 @@ func TestToken2022More(t *testing.T) {
 	var oscs []realelf.Scenario
 	for i, sc := range scenarios {
 		native[i] = runLedgerd(t, sc)
-		o := realelf.Scenario{Name: sc.name, Programs: []realelf.Program{progs[realelf.Token2022]}, UnixTimestamp: unixTimestamp}
+		o := realelf.Scenario{Name: sc.name, Programs: []realelf.Program{progs[realelf.Token2022], progs[realelf.Memo1], progs[realelf.Memo4]},
+			UnixTimestamp: unixTimestamp}
 		for _, k := range sortedKeys(sc.accounts) {
 			a := sc.accounts[k]
 			o.Accounts = append(o.Accounts, realelf.Account{Address: k, Exists: true, Lamports: a.Lamports, Owner: a.Owner,

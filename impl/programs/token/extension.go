@@ -100,9 +100,9 @@ var extensionInfo = [numExtensionTypes]struct {
 var SupportedExtensions = []ExtensionType{
 	ExtTransferFeeConfig, ExtTransferFeeAmount, ExtMintCloseAuthority, ExtDefaultAccountState,
 	ExtImmutableOwner, ExtMemoTransfer, ExtNonTransferable, ExtInterestBearingConfig, ExtCpiGuard,
-	ExtPermanentDelegate, ExtNonTransferableAccount, ExtMetadataPointer, ExtTokenMetadata, ExtGroupPointer,
-	ExtTokenGroup, ExtGroupMemberPointer, ExtTokenGroupMember, ExtScaledUiAmount, ExtPausable, ExtPausableAccount,
-	ExtPermissionedBurn,
+	ExtPermanentDelegate, ExtNonTransferableAccount, ExtTransferHook, ExtTransferHookAccount,
+	ExtMetadataPointer, ExtTokenMetadata, ExtGroupPointer, ExtTokenGroup, ExtGroupMemberPointer,
+	ExtTokenGroupMember, ExtScaledUiAmount, ExtPausable, ExtPausableAccount, ExtPermissionedBurn,
 }
 
 // Valid reports whether t is a known extension type.

@@ -540,7 +540,7 @@ func (e *exec) transfer2022(amount uint64, mode transferMode) error {
 		return tokenErr(NonTransferable)
 	}
 	var fee uint64
-	var pd COption[core.Pubkey]
+	var pd, hook COption[core.Pubkey]
 	if mode.checked {
 		if source.Mint != mintRef.key {
 			return tokenErr(MintMismatch)
@@ -564,6 +564,9 @@ func (e *exec) transfer2022(amount uint64, mode transferMode) error {
 			return tokenErr(MintPaused)
 		}
 		pd = permanentDelegate(&ms)
+		if v, err := ms.extension(ExtTransferHook); err == nil {
+			hook = optionalKey(v[32:])
+		}
 	} else if ss.has(ExtTransferHookAccount) || ss.has(ExtTransferFeeAmount) || ss.has(ExtPausableAccount) {
 		return tokenErr(MintRequiredForTransfer)
 	}
@@ -653,6 +656,37 @@ func (e *exec) transfer2022(amount uint64, mode transferMode) error {
 			return err
 		}
 		if dst.lamports, err = addU64(dst.lamports, amount); err != nil {
+			return err
+		}
+	}
+	if program, ok := hook.Get(); ok {
+		return e.executeTransferHook(program, &ss, &ds, next, authIdx, amount)
+	}
+	return nil
+}
+
+// executeTransferHook marks both accounts as transferring, runs the hook program and clears
+// the marks (the accounts at 0 and dstIdx, the mint at 1).
+func (e *exec) executeTransferHook(program core.Pubkey, ss, ds *extState, dstIdx, authIdx int, amount uint64) error {
+	if err := setTransferring(ss, true); err != nil {
+		return err
+	}
+	if err := setTransferring(ds, true); err != nil {
+		return err
+	}
+	if err := e.invokeTransferHook(program, 0, 1, dstIdx, authIdx, amount); err != nil {
+		return err
+	}
+	for _, i := range []int{0, dstIdx} {
+		r, err := e.acct(i)
+		if err != nil {
+			return err
+		}
+		s, err := unpackPod(r.mut(), kindAccount)
+		if err != nil {
+			return err
+		}
+		if err := setTransferring(&s, false); err != nil {
 			return err
 		}
 	}

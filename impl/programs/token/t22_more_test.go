@@ -328,3 +328,89 @@ func TestTransferHookConfiguration(t *testing.T) {
 	wantJSON(t, parsedIx(t, token.UpdatePointer(token.ExtTransferHook, M, A, nil, &hook)), `{"info":{"authority":"`, A.String(),
 		`","mint":"`, M.String(), `","programId":"`, hook.String(), `"},"type":"updateTransferHook"}`)
 }
+
+// TestTransferHookExecution runs a checked transfer of a hooked mint against a hook program written here: it is
+// invoked with Execute's data and the transfer's accounts, the validation account and the extra accounts it lists
+// (resolved: a fixed address, a program address of the hook from the amount and the source's owner), none signing,
+// while both token accounts are marked as transferring; the marks are cleared after it returns.
+func TestTransferHookExecution(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	hookID := core.Pubkey{7, 7, 7}
+	A, C, M, a, b := alice.PublicKey(), carol.PublicKey(), mintKP.PublicKey(), aliceTA.PublicKey(), bobTA.PublicKey()
+	pdaSeeds := []byte{1, 2, 'h', 'k', 2, 8, 8, 4, 0, 32, 32} // "hk", the amount, the source's owner
+	pda, _, _ := core.FindProgramAddress([][]byte{[]byte("hk"), binary.LittleEndian.AppendUint64(nil, 40), A[:]}, hookID)
+	validation := token.ExtraAccountMetasAddress(M, hookID)
+	var metas []byte
+	for _, m := range []struct {
+		disc     byte
+		config   []byte
+		writable bool
+	}{{0, C[:], true}, {1, pdaSeeds, false}} {
+		var e [35]byte
+		e[0] = m.disc
+		copy(e[1:33], m.config)
+		if m.writable {
+			e[34] = 1
+		}
+		metas = append(metas, e[:]...)
+	}
+	list := append(binary.LittleEndian.AppendUint32(nil, 2), metas...)
+	data := append([]byte{105, 37, 101, 197, 75, 251, 102, 26}, binary.LittleEndian.AppendUint32(nil, uint32(len(list)))...)
+	h.accs[validation] = runtime.Account{Lamports: 1e9, Owner: hookID, Data: append(data, list...)}
+
+	var calls int
+	hook := runtime.ProgramFunc(func(ctx *runtime.InvokeContext) error {
+		calls++
+		want := []core.Pubkey{a, M, b, A, validation, carol.PublicKey(), pda}
+		if ctx.NumAccounts() != len(want) {
+			return runtime.ErrNotEnoughAccountKeys
+		}
+		for i, k := range want {
+			got, _ := ctx.Key(i)
+			signer, _ := ctx.IsSigner(i)
+			writable, _ := ctx.IsWritable(i)
+			if got != k || signer || writable != (i == 5) {
+				t.Errorf("hook account %d: %s signer %v writable %v, want %s", i, got, signer, writable, k)
+			}
+		}
+		if d := ctx.Data(); !slices.Equal(d[:8], []byte{105, 37, 101, 197, 75, 251, 102, 26}) || binary.LittleEndian.Uint64(d[8:]) != 40 {
+			t.Errorf("hook data %x", d)
+		}
+		for _, i := range []int{0, 2} {
+			acct, _ := ctx.Account(i)
+			_, exts, _ := token.ParseExtensions(acct.Data())
+			for _, e := range exts {
+				if e.Type == token.ExtTransferHookAccount && e.Data[0] != 1 {
+					t.Errorf("account %d not transferring during the hook", i)
+				}
+			}
+		}
+		return nil
+	})
+	h.env.Programs.RegisterOnChain(hookID, hook)
+	h.accs[hookID] = runtime.Account{Lamports: 1, Owner: core.BPFLoaderUpgradeableProgramID, Executable: true}
+
+	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtTransferHook}, 0,
+		token.InitializePointer(token.ExtTransferHook, M, &A, &hookID)), success)
+	h.createAccount22(aliceTA, A, nil)
+	h.createAccount22(bobTA, bob.PublicKey(), nil)
+	h.ok([]core.Instruction{token.MintTo(t22, M, a, A, nil, 100)}, alice)
+	in := token.TransferChecked(t22, a, M, b, A, nil, 40, 2)
+	in.Accounts = append(in.Accounts, core.Readonly(hookID), core.Readonly(validation), core.Writable(carol.PublicKey()), core.Readonly(pda))
+	h.ok([]core.Instruction{in}, alice)
+	if calls != 1 || h.account(a).Amount != 60 || h.account(b).Amount != 40 {
+		t.Fatalf("hook called %d times; balances %d, %d", calls, h.account(a).Amount, h.account(b).Amount)
+	}
+	for _, k := range []core.Pubkey{a, b} {
+		if v := h.extension(k, token.ExtTransferHookAccount).(*token.TransferHookAccount); v.Transferring {
+			t.Fatalf("%s still transferring", k)
+		}
+	}
+	// Without the program address among the accounts, the resolution fails in the token program.
+	in.Accounts = in.Accounts[:len(in.Accounts)-1]
+	wantCode(t, h.exec([]core.Instruction{in}, alice), `{"InstructionError":[0,{"Custom":2724315840}]}`, "Error: Unknown")
+	if calls != 1 {
+		t.Fatal("the hook ran without its accounts")
+	}
+}
