@@ -240,7 +240,8 @@ func (l *Ledger) freeze() {
 	for i, e := range entries {
 		sigs[i] = e.tx.Signature()
 		failed[i] = e.meta.Err != nil
-		sigFee := uint64(len(e.tx.Signatures)) * runtime.DefaultLamportsPerSignature
+		// The signature fee, half of which is burned, counts the precompiles' signatures too.
+		sigFee := runtime.SignatureCount(e.tx) * runtime.DefaultLamportsPerSignature
 		sigFee = min(sigFee, e.meta.Fee)
 		_, burn := gov.Burn(sigFee)
 		burned += burn
