@@ -140,7 +140,7 @@ func emitTypes(ir *IR) *jen.File {
 				}
 			}
 			f.Type().Id(d.Name).Struct(fields...)
-			emitExactDecode(f, d)
+			emitExactDecode(f, d, inParams[d])
 			for _, fl := range d.Fields {
 				if kd, ok := base58Of(fl.Type); ok && inParams[d] {
 					emitKeptAccessor(f, kd, "x", d.Name, fl.GoName, fl.JSONName)
@@ -155,16 +155,28 @@ func emitTypes(ir *IR) *jen.File {
 }
 
 // emitExactDecode gives a struct an UnmarshalJSON that matches keys exactly, as the reference does: encoding/json
-// alone would also take "COMMITMENT" for "commitment".
-func emitExactDecode(f *jen.File, d *Decl) {
+// alone would also take "COMMITMENT" for "commitment". A struct that params decode into (input) also refuses an
+// object without one of its required fields, as the reference's serde types do ("missing field"); a result
+// type decodes whatever a node sends.
+func emitExactDecode(f *jen.File, d *Decl, input bool) {
 	args := []jen.Code{jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Parens(jen.Id("v")), jen.Id("v")}
+	var required []jen.Code
 	for _, fl := range d.Fields {
 		args = append(args, jen.Lit(fl.JSONName))
+		if !fl.Optional {
+			required = append(required, jen.Lit(fl.JSONName))
+		}
 	}
-	f.Func().Params(jen.Id("v").Op("*").Id(d.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Type().Id("plain").Id(d.Name),
-		jen.Return(jen.Id("decodeExact").Call(args...)),
-	)
+	body := []jen.Code{jen.Type().Id("plain").Id(d.Name)}
+	if input && len(required) > 0 {
+		body = append(body,
+			jen.If(jen.Err().Op(":=").Id("decodeExact").Call(args...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Return(jen.Id("requireFields").Call(append([]jen.Code{jen.Id("data")}, required...)...)),
+		)
+	} else {
+		body = append(body, jen.Return(jen.Id("decodeExact").Call(args...)))
+	}
+	f.Func().Params(jen.Id("v").Op("*").Id(d.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
 func oneLine(s string) string {

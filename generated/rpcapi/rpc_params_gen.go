@@ -133,8 +133,8 @@ func (p GetProgramAccountsParams) MarshalJSON() ([]byte, error) {
 
 // GetMinimumBalanceForRentExemptionParams are the positional params of getMinimumBalanceForRentExemption.
 type GetMinimumBalanceForRentExemptionParams struct {
-	DataLength uint64            // The account's data length in bytes (at most 10485760).
-	Config     *CommitmentConfig // Commitment.
+	DataLength uint64                    // The account's data length in bytes (at most 10485760).
+	Config     *RequiredCommitmentConfig // Commitment.
 }
 
 func (p *GetMinimumBalanceForRentExemptionParams) UnmarshalJSON(data []byte) error {
@@ -386,7 +386,7 @@ func (p GetEpochInfoParams) MarshalJSON() ([]byte, error) {
 
 // GetInflationGovernorParams are the positional params of getInflationGovernor.
 type GetInflationGovernorParams struct {
-	Config *CommitmentConfig // Commitment (default finalized).
+	Config *RequiredCommitmentConfig // Commitment (default finalized).
 }
 
 func (p *GetInflationGovernorParams) UnmarshalJSON(data []byte) error {
@@ -474,7 +474,7 @@ func (p GetConfirmedBlockParams) MarshalJSON() ([]byte, error) {
 type GetConfirmedBlocksParams struct {
 	StartSlot Slot
 	EndSlot   *GetConfirmedBlocksEndSlot // The last slot of the range (inclusive), or the config object in place of it.
-	Config    *CommitmentConfig
+	Config    *RequiredCommitmentConfig
 }
 
 func (p *GetConfirmedBlocksParams) UnmarshalJSON(data []byte) error {
@@ -497,7 +497,7 @@ func (p *GetConfirmedBlocksParams) UnmarshalJSON(data []byte) error {
 			return NewUnsupportedCommitmentError()
 		}
 	case 3:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config != nil && p.Config.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
@@ -511,7 +511,7 @@ func (p GetConfirmedBlocksParams) MarshalJSON() ([]byte, error) {
 type GetConfirmedBlocksWithLimitParams struct {
 	StartSlot Slot
 	Limit     uint64
-	Config    *CommitmentConfig
+	Config    *RequiredCommitmentConfig
 }
 
 func (p *GetConfirmedBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
@@ -530,7 +530,7 @@ func (p *GetConfirmedBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 3:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config != nil && p.Config.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
@@ -650,7 +650,7 @@ func (p GetFeeCalculatorForBlockhashParams) MarshalJSON() ([]byte, error) {
 
 // GetFeesParams are the positional params of getFees.
 type GetFeesParams struct {
-	Config *CommitmentConfig
+	Config *RequiredCommitmentConfig
 }
 
 func (p *GetFeesParams) UnmarshalJSON(data []byte) error {
@@ -669,7 +669,7 @@ func (p GetFeesParams) MarshalJSON() ([]byte, error) {
 
 // GetRecentBlockhashParams are the positional params of getRecentBlockhash.
 type GetRecentBlockhashParams struct {
-	Config *CommitmentConfig
+	Config *RequiredCommitmentConfig
 }
 
 func (p *GetRecentBlockhashParams) UnmarshalJSON(data []byte) error {
@@ -1312,9 +1312,9 @@ func (p RootUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountBalanceParams are the positional params of getTokenAccountBalance.
 type GetTokenAccountBalanceParams struct {
-	Account      Pubkey            // Address of the token account.
-	Config       *CommitmentConfig // Commitment.
-	accountBytes []byte            // set by Validate
+	Account      Pubkey                    // Address of the token account.
+	Config       *RequiredCommitmentConfig // Commitment.
+	accountBytes []byte                    // set by Validate
 }
 
 // AccountBytes returns account decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -1344,9 +1344,9 @@ func (p GetTokenAccountBalanceParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenSupplyParams are the positional params of getTokenSupply.
 type GetTokenSupplyParams struct {
-	Mint      Pubkey            // Address of the token mint.
-	Config    *CommitmentConfig // Commitment.
-	mintBytes []byte            // set by Validate
+	Mint      Pubkey                    // Address of the token mint.
+	Config    *RequiredCommitmentConfig // Commitment.
+	mintBytes []byte                    // set by Validate
 }
 
 // MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -1376,9 +1376,9 @@ func (p GetTokenSupplyParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenLargestAccountsParams are the positional params of getTokenLargestAccounts.
 type GetTokenLargestAccountsParams struct {
-	Mint      Pubkey            // Address of the token mint.
-	Config    *CommitmentConfig // Commitment.
-	mintBytes []byte            // set by Validate
+	Mint      Pubkey                    // Address of the token mint.
+	Config    *RequiredCommitmentConfig // Commitment.
+	mintBytes []byte                    // set by Validate
 }
 
 // MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs

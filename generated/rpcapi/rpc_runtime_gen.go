@@ -297,6 +297,44 @@ func decodeExact(data []byte, dst, named any, keys ...string) error {
 	return err
 }
 
+// requireFields refuses a JSON object that lacks one of fields, naming the first missing one in the order given
+// (the order the reference's type declares them), as serde's derived Deserialize does once the object is read:
+// -32602 "Invalid params: missing field `commitment`.". Call it after the object decoded, so that a key of the
+// wrong type is reported first, as serde reports it while reading.
+func requireFields(data []byte, fields ...string) error {
+	found := make([]bool, len(fields))
+	i := skipJSONSpace(data, 0)
+	if i < len(data) && data[i] == '{' {
+		i = skipJSONSpace(data, i+1)
+		for i < len(data) && data[i] == '"' {
+			end := skipJSONString(data, i)
+			if end > len(data) {
+				break
+			}
+			for j, f := range fields {
+				if !found[j] && exactKey(data[i:end], []string{f}) {
+					found[j] = true
+				}
+			}
+			i = skipJSONSpace(data, end)
+			if i >= len(data) || data[i] != ':' {
+				break
+			}
+			i = skipJSONValue(data, skipJSONSpace(data, i+1))
+			if i >= len(data) || data[i] != ',' {
+				break
+			}
+			i = skipJSONSpace(data, i+1)
+		}
+	}
+	for j, f := range fields {
+		if !found[j] {
+			return NewInvalidParamsError("Invalid params: missing field `" + f + "`.")
+		}
+	}
+	return nil
+}
+
 // exactKey reports whether the quoted JSON string raw spells one of keys.
 func exactKey(raw []byte, keys []string) bool {
 	name := raw[1 : len(raw)-1]

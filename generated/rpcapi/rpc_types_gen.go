@@ -244,7 +244,10 @@ type BlockSubscribeFilterMentionsAccountOrProgram struct {
 
 func (v *BlockSubscribeFilterMentionsAccountOrProgram) UnmarshalJSON(data []byte) error {
 	type plain BlockSubscribeFilterMentionsAccountOrProgram
-	return decodeExact(data, (*plain)(v), v, "mentionsAccountOrProgram")
+	if err := decodeExact(data, (*plain)(v), v, "mentionsAccountOrProgram"); err != nil {
+		return err
+	}
+	return requireFields(data, "mentionsAccountOrProgram")
 }
 
 // MentionsAccountOrProgramBytes returns mentionsAccountOrProgram decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -411,7 +414,10 @@ type DataSlice struct {
 
 func (v *DataSlice) UnmarshalJSON(data []byte) error {
 	type plain DataSlice
-	return decodeExact(data, (*plain)(v), v, "offset", "length")
+	if err := decodeExact(data, (*plain)(v), v, "offset", "length"); err != nil {
+		return err
+	}
+	return requireFields(data, "offset", "length")
 }
 
 // DeprecatedConfirmedSignatureInfo: One entry of the deprecated getConfirmedSignaturesForAddress2 (no confirmationStatus).
@@ -636,7 +642,10 @@ type GetBlockProductionConfigRange struct {
 
 func (v *GetBlockProductionConfigRange) UnmarshalJSON(data []byte) error {
 	type plain GetBlockProductionConfigRange
-	return decodeExact(data, (*plain)(v), v, "firstSlot", "lastSlot")
+	if err := decodeExact(data, (*plain)(v), v, "firstSlot", "lastSlot"); err != nil {
+		return err
+	}
+	return requireFields(data, "firstSlot")
 }
 
 type GetBlockProductionResult struct {
@@ -1367,7 +1376,10 @@ type LogsFilterMentions struct {
 
 func (v *LogsFilterMentions) UnmarshalJSON(data []byte) error {
 	type plain LogsFilterMentions
-	return decodeExact(data, (*plain)(v), v, "mentions")
+	if err := decodeExact(data, (*plain)(v), v, "mentions"); err != nil {
+		return err
+	}
+	return requireFields(data, "mentions")
 }
 
 // MentionsBytes returns each key of mentions decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
@@ -1417,7 +1429,10 @@ type MemcmpFilter struct {
 
 func (v *MemcmpFilter) UnmarshalJSON(data []byte) error {
 	type plain MemcmpFilter
-	return decodeExact(data, (*plain)(v), v, "offset", "bytes", "encoding")
+	if err := decodeExact(data, (*plain)(v), v, "offset", "bytes", "encoding"); err != nil {
+		return err
+	}
+	return requireFields(data, "offset", "bytes")
 }
 
 // MessageHeader: How many of the message's account keys must sign, and which of them are read-only.
@@ -1551,7 +1566,10 @@ type ProgramAccountsFilterDataSize struct {
 
 func (v *ProgramAccountsFilterDataSize) UnmarshalJSON(data []byte) error {
 	type plain ProgramAccountsFilterDataSize
-	return decodeExact(data, (*plain)(v), v, "dataSize")
+	if err := decodeExact(data, (*plain)(v), v, "dataSize"); err != nil {
+		return err
+	}
+	return requireFields(data, "dataSize")
 }
 
 // ProgramAccountsFilterMemcmp: Keeps accounts whose data contains the given bytes at the given offset.
@@ -1561,7 +1579,10 @@ type ProgramAccountsFilterMemcmp struct {
 
 func (v *ProgramAccountsFilterMemcmp) UnmarshalJSON(data []byte) error {
 	type plain ProgramAccountsFilterMemcmp
-	return decodeExact(data, (*plain)(v), v, "memcmp")
+	if err := decodeExact(data, (*plain)(v), v, "memcmp"); err != nil {
+		return err
+	}
+	return requireFields(data, "memcmp")
 }
 
 // ProgramNotification: The result of a programNotification: one changed account owned by the watched program, with its address, wrapped with the slot of the bank it changed in. It is wrapped whether or not withContext was set.
@@ -1599,6 +1620,19 @@ type ProgramUnsubscribeResult = bool
 type Pubkey = string
 
 type RequestAirdropResult = Signature
+
+// RequiredCommitmentConfig: A config object that is the reference's bare CommitmentConfig: when the object is sent, `commitment` must be in it (`{}` is -32602 `Invalid params: missing field `commitment`.`); leave the param out for the default.
+type RequiredCommitmentConfig struct {
+	Commitment Commitment `json:"commitment"`
+}
+
+func (v *RequiredCommitmentConfig) UnmarshalJSON(data []byte) error {
+	type plain RequiredCommitmentConfig
+	if err := decodeExact(data, (*plain)(v), v, "commitment"); err != nil {
+		return err
+	}
+	return requireFields(data, "commitment")
+}
 
 // ReturnData: The most recent return data set by an instruction of the transaction.
 type ReturnData struct {
@@ -1860,7 +1894,10 @@ type SimulateTransactionConfigAccounts struct {
 
 func (v *SimulateTransactionConfigAccounts) UnmarshalJSON(data []byte) error {
 	type plain SimulateTransactionConfigAccounts
-	return decodeExact(data, (*plain)(v), v, "encoding", "addresses")
+	if err := decodeExact(data, (*plain)(v), v, "encoding", "addresses"); err != nil {
+		return err
+	}
+	return requireFields(data, "addresses")
 }
 
 // AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
@@ -2069,7 +2106,10 @@ type TokenAccountsFilterMint struct {
 
 func (v *TokenAccountsFilterMint) UnmarshalJSON(data []byte) error {
 	type plain TokenAccountsFilterMint
-	return decodeExact(data, (*plain)(v), v, "mint")
+	if err := decodeExact(data, (*plain)(v), v, "mint"); err != nil {
+		return err
+	}
+	return requireFields(data, "mint")
 }
 
 // MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -2089,7 +2129,10 @@ type TokenAccountsFilterProgramId struct {
 
 func (v *TokenAccountsFilterProgramId) UnmarshalJSON(data []byte) error {
 	type plain TokenAccountsFilterProgramId
-	return decodeExact(data, (*plain)(v), v, "programId")
+	if err := decodeExact(data, (*plain)(v), v, "programId"); err != nil {
+		return err
+	}
+	return requireFields(data, "programId")
 }
 
 // ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs

@@ -761,13 +761,11 @@ func (x *ProgramAccountsConfig) validate(path string) error {
 	}
 	return nil
 }
-func (x *CommitmentConfig) validate(path string) error {
-	if x.Commitment != nil {
-		switch *x.Commitment {
-		case "processed", "confirmed", "finalized":
-		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
-		}
+func (x *RequiredCommitmentConfig) validate(path string) error {
+	switch x.Commitment {
+	case "processed", "confirmed", "finalized":
+	default:
+		return invalidParam(path+".commitment", "unknown variant `"+x.Commitment+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 	}
 	return nil
 }
@@ -789,6 +787,16 @@ func (x *GetLargestAccountsConfig) validate(path string) error {
 	return nil
 }
 func (x *GetSupplyConfig) validate(path string) error {
+	if x.Commitment != nil {
+		switch *x.Commitment {
+		case "processed", "confirmed", "finalized":
+		default:
+			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+		}
+	}
+	return nil
+}
+func (x *CommitmentConfig) validate(path string) error {
 	if x.Commitment != nil {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":

@@ -548,7 +548,7 @@ func TestGetMinimumBalanceForRentExemption(t *testing.T) {
 		want uint64
 	}{{0, 890_880}, {82, 1_461_600}, {165, 2_039_280}, {10 * 1024 * 1024, (128 + 10*1024*1024) * 6960}} {
 		got, err := s.GetMinimumBalanceForRentExemption(context.Background(), &rpcapi.GetMinimumBalanceForRentExemptionParams{DataLength: tc.len,
-			Config: &rpcapi.CommitmentConfig{Commitment: stPtr("processed")}})
+			Config: &rpcapi.RequiredCommitmentConfig{Commitment: "processed"}})
 		if err != nil || got != tc.want {
 			t.Errorf("len %d: %d, %v; want %d", tc.len, got, err, tc.want)
 		}

@@ -197,7 +197,7 @@ func (s *Server) GetConfirmedBlocks(ctx context.Context, p *rpcapi.GetConfirmedB
 	if p.EndSlot != nil {
 		endSlot = &rpcapi.GetBlocksEndSlot{EndSlot: p.EndSlot.EndSlot, Config: contextOf(p.EndSlot.Config)}
 	}
-	end, cfg := blocksEndAndConfig(endSlot, contextOf(p.Config))
+	end, cfg := blocksEndAndConfig(endSlot, contextOf(commitmentConfig(p.Config)))
 	return s.blocksInRange(p.StartSlot, end, cfg)
 }
 
@@ -220,7 +220,7 @@ func (s *Server) GetBlocksWithLimit(ctx context.Context, p *rpcapi.GetBlocksWith
 
 // GetConfirmedBlocksWithLimit is the deprecated getBlocksWithLimit.
 func (s *Server) GetConfirmedBlocksWithLimit(ctx context.Context, p *rpcapi.GetConfirmedBlocksWithLimitParams) (rpcapi.GetConfirmedBlocksWithLimitResult, error) {
-	return s.blocksWithLimit(p.StartSlot, p.Limit, contextOf(p.Config))
+	return s.blocksWithLimit(p.StartSlot, p.Limit, contextOf(commitmentConfig(p.Config)))
 }
 
 // contextOf widens a commitment-only config (the deprecated methods) to a context config.

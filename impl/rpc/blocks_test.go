@@ -406,7 +406,7 @@ func TestGetBlocks(t *testing.T) {
 		}
 		blkContiguous(t, got, 1, 3, 3)
 		got, err = s.GetConfirmedBlocksWithLimit(ctx, &rpcapi.GetConfirmedBlocksWithLimitParams{StartSlot: 1, Limit: 2,
-			Config: &rpcapi.CommitmentConfig{Commitment: txPtr("confirmed")}})
+			Config: &rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"}})
 		if err != nil {
 			t.Fatal(err)
 		}

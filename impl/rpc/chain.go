@@ -296,7 +296,7 @@ func (s *Server) GetFeeRateGovernor(ctx context.Context) (r rpcapi.GetFeeRateGov
 // GetFees (deprecated) reports the bank's blockhash with its fee rate and validity. lastValidSlot is computed as
 // the reference does, from the slot and the whole queue's age limit (300), which is why it is "inaccurate".
 func (s *Server) GetFees(ctx context.Context, p *rpcapi.GetFeesParams) (r rpcapi.GetFeesResult, err error) {
-	bank := s.commitmentBank(p.Config)
+	bank := s.commitmentBank(commitmentConfig(p.Config))
 	h := bank.LastBlockhash()
 	lastHeight := lastValidBlockHeight(bank, h)
 	age := bank.BlockHeight + ledger.MaxProcessingAge - lastHeight
@@ -310,7 +310,7 @@ func (s *Server) GetFees(ctx context.Context, p *rpcapi.GetFeesParams) (r rpcapi
 
 // GetRecentBlockhash (deprecated) reports the bank's blockhash with its fee rate.
 func (s *Server) GetRecentBlockhash(ctx context.Context, p *rpcapi.GetRecentBlockhashParams) (r rpcapi.GetRecentBlockhashResult, err error) {
-	bank := s.commitmentBank(p.Config)
+	bank := s.commitmentBank(commitmentConfig(p.Config))
 	h := bank.LastBlockhash()
 	return rpcapi.GetRecentBlockhashResult{Context: rpcContext(bank.Slot), Value: rpcapi.GetRecentBlockhashValue{
 		Blockhash:     h.String(),

@@ -244,7 +244,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	if fees.Value.Blockhash != stBlockhashAt(t, l, fees.Context.Slot) {
 		t.Errorf("getFees blockhash %s is not the hash of block %d", fees.Value.Blockhash, fees.Context.Slot)
 	}
-	rb, err := s.GetRecentBlockhash(ctx, &rpcapi.GetRecentBlockhashParams{Config: &rpcapi.CommitmentConfig{Commitment: stPtr("confirmed")}})
+	rb, err := s.GetRecentBlockhash(ctx, &rpcapi.GetRecentBlockhashParams{Config: &rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"}})
 	if err != nil || rb.Value.FeeCalculator.LamportsPerSignature != 5000 || rb.Value.Blockhash != stBlockhashAt(t, l, rb.Context.Slot) {
 		t.Errorf("getRecentBlockhash = %+v, %v", rb, err)
 	}

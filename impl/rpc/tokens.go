@@ -60,7 +60,7 @@ func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenA
 	if err != nil {
 		return r, err
 	}
-	bank, acct, err := s.tokenProgramAccount(pk, p.Config, "not a Token account")
+	bank, acct, err := s.tokenProgramAccount(pk, commitmentConfig(p.Config), "not a Token account")
 	if err != nil {
 		return r, err
 	}
@@ -80,7 +80,7 @@ func (s *Server) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyPar
 	if err != nil {
 		return r, err
 	}
-	bank, acct, err := s.tokenProgramAccount(pk, p.Config, "not a Token mint")
+	bank, acct, err := s.tokenProgramAccount(pk, commitmentConfig(p.Config), "not a Token mint")
 	if err != nil {
 		return r, err
 	}
@@ -100,8 +100,8 @@ func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetToken
 		return r, err
 	}
 	var cfg rpcapi.CommitmentConfig
-	if p.Config != nil {
-		cfg = *p.Config
+	if c := commitmentConfig(p.Config); c != nil {
+		cfg = *c
 	}
 	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
 	m, program, err := mintAmountsAt(bank, mintKey, bank.GetAccount)

@@ -219,7 +219,7 @@ func TestGetTokenAccountBalance(t *testing.T) {
 	f := newTokenFixture(t)
 	ctx := context.Background()
 	balance := func(k string) (string, error) {
-		r, err := f.s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: k, Config: &rpcapi.CommitmentConfig{Commitment: tkPtr("processed")}})
+		r, err := f.s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: k, Config: &rpcapi.RequiredCommitmentConfig{Commitment: "processed"}})
 		if err != nil {
 			return "", err
 		}

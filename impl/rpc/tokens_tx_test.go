@@ -68,7 +68,7 @@ func TestTokenMethodsWithTransactions(t *testing.T) {
 			token.Approve(program, bobAcct.PublicKey(), delegate.PublicKey(), bob.PublicKey(), nil, 100),
 		}, alice, bob)
 
-		processed := &rpcapi.CommitmentConfig{Commitment: tkPtr("processed")}
+		processed := &rpcapi.RequiredCommitmentConfig{Commitment: "processed"}
 		bal, err := s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: bobAcct.PublicKey().String(), Config: processed})
 		if err != nil || tkJSON(t, bal.Value) != `{"amount":"1500","decimals":3,"uiAmount":1.5,"uiAmountString":"1.5"}` {
 			t.Errorf("%s: bob's balance %s, %v", program, tkJSON(t, bal.Value), err)

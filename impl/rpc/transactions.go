@@ -115,7 +115,12 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 			return "", err
 		}
 		if res := sim.Result; res.Err != nil {
-			return "", rpcapi.NewSendTransactionPreflightFailureError(res.Err.Error(), simulationValue(res))
+			// The reference writes this data through a serde_json Value: keys sorted at every depth.
+			data, err := serdeValue(simulationValue(res))
+			if err != nil {
+				return "", err
+			}
+			return "", rpcapi.NewSendTransactionPreflightFailureError(res.Err.Error(), data)
 		}
 	}
 	if verified {

@@ -994,6 +994,14 @@ export type Pubkey = string;
 
 export type RequestAirdropResult = Signature;
 
+/**
+ * A config object that is the reference's bare CommitmentConfig: when the object is sent, `commitment` must be
+ * in it (`{}` is -32602 `Invalid params: missing field `commitment`.`); leave the param out for the default.
+ */
+export interface RequiredCommitmentConfig {
+  commitment: Commitment;
+}
+
 /** The most recent return data set by an instruction of the transaction. */
 export interface ReturnData {
   /** The program that set the return data. */
@@ -1838,7 +1846,7 @@ export type GetProgramAccountsParams = [programId: Pubkey, config?: ProgramAccou
  *
  * @param config Commitment.
  */
-export type GetMinimumBalanceForRentExemptionParams = [dataLength: U64, config?: CommitmentConfig];
+export type GetMinimumBalanceForRentExemptionParams = [dataLength: U64, config?: RequiredCommitmentConfig];
 
 /**
  * The params of getLargestAccounts.
@@ -1924,7 +1932,7 @@ export type GetEpochScheduleParams = [];
  *
  * @param config Commitment (default finalized).
  */
-export type GetInflationGovernorParams = [config?: CommitmentConfig];
+export type GetInflationGovernorParams = [config?: RequiredCommitmentConfig];
 
 /** The params of getInflationRate. */
 export type GetInflationRateParams = [];
@@ -1956,14 +1964,14 @@ export type GetConfirmedBlockParams = [slot: Slot, config?: GetConfirmedBlockCon
  *
  * @param end_slot The last slot of the range (inclusive), or the config object in place of it.
  */
-export type GetConfirmedBlocksParams = [start_slot: Slot, end_slot?: GetConfirmedBlocksEndSlot, config?: CommitmentConfig];
+export type GetConfirmedBlocksParams = [start_slot: Slot, end_slot?: GetConfirmedBlocksEndSlot, config?: RequiredCommitmentConfig];
 
 /**
  * The params of getConfirmedBlocksWithLimit.
  *
  * @param limit (maximum 500000; else "Limit too large; max 500000")
  */
-export type GetConfirmedBlocksWithLimitParams = [start_slot: Slot, limit: U64, config?: CommitmentConfig];
+export type GetConfirmedBlocksWithLimitParams = [start_slot: Slot, limit: U64, config?: RequiredCommitmentConfig];
 
 /** The params of getConfirmedSignaturesForAddress2. */
 export type GetConfirmedSignaturesForAddress2Params = [address: Pubkey, config?: GetConfirmedSignaturesForAddress2Config];
@@ -1986,10 +1994,10 @@ export type GetFeeCalculatorForBlockhashParams = [blockhash: Hash, config?: Cont
 export type GetFeeRateGovernorParams = [];
 
 /** The params of getFees. */
-export type GetFeesParams = [config?: CommitmentConfig];
+export type GetFeesParams = [config?: RequiredCommitmentConfig];
 
 /** The params of getRecentBlockhash. */
-export type GetRecentBlockhashParams = [config?: CommitmentConfig];
+export type GetRecentBlockhashParams = [config?: RequiredCommitmentConfig];
 
 /** The params of getSnapshotSlot. */
 export type GetSnapshotSlotParams = [];
@@ -2250,7 +2258,7 @@ export type RootUnsubscribeParams = [subscription: SubscriptionId];
  *
  * @param config Commitment.
  */
-export type GetTokenAccountBalanceParams = [account: Pubkey, config?: CommitmentConfig];
+export type GetTokenAccountBalanceParams = [account: Pubkey, config?: RequiredCommitmentConfig];
 
 /**
  * The params of getTokenSupply.
@@ -2259,7 +2267,7 @@ export type GetTokenAccountBalanceParams = [account: Pubkey, config?: Commitment
  *
  * @param config Commitment.
  */
-export type GetTokenSupplyParams = [mint: Pubkey, config?: CommitmentConfig];
+export type GetTokenSupplyParams = [mint: Pubkey, config?: RequiredCommitmentConfig];
 
 /**
  * The params of getTokenLargestAccounts.
@@ -2268,7 +2276,7 @@ export type GetTokenSupplyParams = [mint: Pubkey, config?: CommitmentConfig];
  *
  * @param config Commitment.
  */
-export type GetTokenLargestAccountsParams = [mint: Pubkey, config?: CommitmentConfig];
+export type GetTokenLargestAccountsParams = [mint: Pubkey, config?: RequiredCommitmentConfig];
 
 /**
  * The params of getTokenAccountsByOwner.
