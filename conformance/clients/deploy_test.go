@@ -43,3 +43,17 @@ func TestDeployOverRPC(t *testing.T) {
 	runScenarioEnv(t, nodeBin, filepath.Join("deploy", "deploy.mjs"), n,
 		"DEPLOY_ELF="+hello, "MEMO_ELF="+memo, "GENESIS_PROGRAM="+genesisProgram.String(), "GENESIS_AUTHORITY="+authority.String())
 }
+
+// TestDeployWithKitLoaderV3 deploys, extends, upgrades, hands over and closes a program with @solana/kit and the
+// kit client of the upgradeable loader, @solana-program/loader-v3 (deploy-kit/deploy_kit.mjs, its own npm
+// packages).
+func TestDeployWithKitLoaderV3(t *testing.T) {
+	nodeBin := npmdeps.Require(t, "the kit deploy scenario needs Node.js 20.18+ and npm")
+	npmdeps.Install(t, "deploy-kit", filepath.Join("deploy-kit", ".npm-ci.lock"))
+	hello := filepath.Join(t.TempDir(), "hello.so")
+	if err := os.WriteFile(hello, sbpftest.MustELF(helloAsm, []byte("hello")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := startNode(t, buildNode(t))
+	runScenarioEnv(t, nodeBin, filepath.Join("deploy-kit", "deploy_kit.mjs"), n, "DEPLOY_ELF="+hello)
+}

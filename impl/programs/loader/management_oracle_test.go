@@ -81,6 +81,9 @@ func TestManagementEqualsLiteSVM(t *testing.T) {
 	at(4, "set authority", []core.Keypair{payer}, SetAuthority(pd, pk(payer), &newAuth))
 	at(4, "close by the old authority", []core.Keypair{payer}, Close(pd, pk(payer), pk(payer), &pid))
 	at(4, "close a program account", []core.Keypair{payer}, Close(pid, pk(payer), pk(payer), nil))
+	readonlyProgram := Close(pd, pk(payer), pk(payer), &pid)
+	readonlyProgram.Accounts[3].IsWritable = false
+	at(4, "close with the program read-only", []core.Keypair{payer}, readonlyProgram)
 	at(5, "set authority checked back", []core.Keypair{payer, other}, SetAuthorityChecked(pd, newAuth, pk(payer)))
 	at(5, "make it final", []core.Keypair{payer}, SetAuthority(pd, pk(payer), nil))
 	at(6, "upgrade a final program", []core.Keypair{payer}, Upgrade(pid, pk(buffer), pk(payer), pk(other)))
