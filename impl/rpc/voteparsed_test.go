@@ -66,6 +66,20 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 		}
 		checkExactJSON(t, "getProgramAccounts "+c.program.String(), p, `[{"pubkey":"`+c.key+`","account":`+c.want+`}]`)
 	}
+	// simulateTransaction's accounts after a transaction that leaves them alone.
+	tx := core.NewTransferTx(g.Faucet, core.Pubkey{7}, 1_000_000, l.Bank(ledger.Processed).LastBlockhash())
+	sim, err := s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: txB58(tx),
+		Config: &rpcapi.SimulateTransactionConfig{Accounts: &rpcapi.SimulateTransactionConfigAccounts{Encoding: stPtr("jsonParsed"),
+			Addresses: []rpcapi.Pubkey{g.Vote.PublicKey().String(), g.Stake.PublicKey().String()}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(sim.Value)
+	var v struct{ Accounts json.RawMessage }
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	stCheckJSON(t, "simulateTransaction accounts", v.Accounts, "["+voteAccount+","+stakeAccount+"]")
 }
 
 // A voting node's vote account shows its tower, root and credits as the reference does.
