@@ -99,12 +99,13 @@ const manyMetas, manyInfos = 40, 30
 //	6: invoke BPF loader 2: not allowed as an inner instruction.
 //	7: op 0 with manyMetas account metas and manyInfos account infos.
 //	8: invoke the probe (op 23: log the stack height) 70 times: past the instruction trace limit.
+//	9: invoke the probe with op 0: the callee faults (an out-of-bounds read).
 func cpiProgram(t *testing.T, L inputLayout) []byte {
 	var a asmBuilder
 	a.line("mov64 r9, r2") // the instruction data
 	a.line("lddw r6, %#x", heapBase)
 	a.line("ldxb r3, [r9+0]")
-	for op, label := range []string{"c_transfer", "rust_transfer", "probe_twice", "grow_twice", "escalate", "recurse", "loader", "many", "trace"} {
+	for op, label := range []string{"c_transfer", "rust_transfer", "probe_twice", "grow_twice", "escalate", "recurse", "loader", "many", "trace", "probe_fault"} {
 		a.line("jeq r3, %d, %s", op, label)
 	}
 	a.line("mov64 r0, 0")
@@ -335,6 +336,14 @@ func cpiProgram(t *testing.T, L inputLayout) []byte {
 	a.line("mov64 r0, 0")
 	a.line("exit")
 
+	a.WriteString("probe_fault:\n")
+	cInstruction(probeKey, 1, 1)
+	cMeta(0, L.key(0), 1, 0)
+	cInfo(0, 0, 11, 0, 1)
+	probeCall(0)
+	a.line("mov64 r0, 0")
+	a.line("exit")
+
 	a.WriteString("fail:\n\texit\n")
 	loader := core.BPFLoaderProgramID
 	a.WriteString(".rodata\nvault: .ascii \"vault\"\nloader_id: .byte ")
@@ -399,11 +408,12 @@ func TestCPIEqualLiteSVM(t *testing.T) {
 		step("invoke a loader", ix([]byte{6})),
 		step("many metas and account infos", ix(transfer(7, 4), w(vault), w(dest), r(core.SystemProgramID))),
 		step("instruction trace limit", ix([]byte{8}, w(probed), r(probe.ID))),
+		step("the callee faults", ix([]byte{9}, w(probed), r(probe.ID))),
 		step("still serving", ix(transfer(0, 3), w(vault), w(dest), r(core.SystemProgramID))),
 	}
 	res := compareWithOracle(t, realelf.Scenario{Name: "cpi", Programs: []realelf.Program{caller, probe}, Accounts: accounts, Steps: steps})
 	// The equal results include the successes the cases are written for.
-	for _, i := range []int{0, 1, 2, 7, 9} {
+	for _, i := range []int{0, 1, 2, 7, 10} {
 		if r := res[i][0].(*runtime.Result); r.Err != nil {
 			t.Errorf("%s: %v, want success; logs %q", steps[i].Name, r.Err, r.Logs)
 		}
