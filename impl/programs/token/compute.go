@@ -69,6 +69,13 @@ var token2022Units = map[Kind]uint64{
 	KindInitializeNonTransferableMint: 1800,
 	KindInitializePermanentDelegate:   2100,
 	KindReallocate:                    6000,
+	// The instructions added with 11.0.0's parity test, near the real build's units on their success path
+	// (CreateNativeMint's own units, its three system program invocations aside).
+	KindCreateNativeMint:       3400,
+	KindWithdrawExcessLamports: 1400,
+	KindUnwrapLamports:         1200,
+	// A Batch charges this, and each of its instructions its own units.
+	KindBatch: 300,
 }
 
 // token2022SubUnits are the extension sub-instructions that do more than flip a field.
@@ -78,6 +85,28 @@ var token2022SubUnits = map[[2]byte]uint64{
 	{byte(KindTransferFeeExtension), 3}:         6400, // WithdrawWithheldTokensFromAccounts
 	{byte(KindTransferFeeExtension), 4}:         4200, // HarvestWithheldTokensToMint
 	{byte(KindInterestBearingMintExtension), 1}: 4400,
+	{byte(KindTransferHookExtension), 0}:        950,
+	{byte(KindTransferHookExtension), 1}:        1200,
+	{byte(KindGroupPointerExtension), 0}:        950,
+	{byte(KindGroupPointerExtension), 1}:        1150,
+	{byte(KindGroupMemberPointerExtension), 0}:  950,
+	{byte(KindGroupMemberPointerExtension), 1}:  1150,
+	{byte(KindScaledUiAmountExtension), 0}:      1050,
+	{byte(KindScaledUiAmountExtension), 1}:      1350,
+	{byte(KindPausableExtension), 0}:            1050,
+	{byte(KindPausableExtension), 1}:            1250,
+	{byte(KindPausableExtension), 2}:            1250,
+	{byte(KindPermissionedBurnExtension), 0}:    1050,
+	{byte(KindPermissionedBurnExtension), 1}:    1900,
+	{byte(KindPermissionedBurnExtension), 2}:    1950,
+}
+
+// groupUnits are the token-group interface's instructions, by discriminator.
+var groupUnits = map[[8]byte]uint64{
+	[8]byte(discInitializeGroup):      2000,
+	[8]byte(discUpdateGroupMaxSize):   1150,
+	[8]byte(discUpdateGroupAuthority): 1150,
+	[8]byte(discInitializeMember):     2600,
 }
 
 // baseUnits is what an instruction with the given data charges when it starts.
@@ -106,6 +135,9 @@ func baseUnits(is2022 bool, data []byte) uint64 {
 		}
 		return extensionInstructionUnits
 	case len(data) >= tokenMetadataDiscrimLen:
+		if u, ok := groupUnits[[8]byte(data[:8])]; ok {
+			return u
+		}
 		return metadataInstructionUnits
 	}
 	return invalidInstructionUnits
