@@ -10,9 +10,13 @@
 //   - Token-2022's extensions: after the 165-byte base area (mints padded with zeros, so a
 //     mint with extensions is never mistaken for an account) comes the account type byte,
 //     then TLV entries (u16 type, u16 length, value); see SupportedExtensions;
-//   - every base instruction, the extension instructions of the supported extensions and the
-//     token-metadata interface; any other instruction fails as the program fails on data it
-//     does not know (TokenError::InvalidInstruction, custom 12);
+//   - every base instruction, Batch, CreateNativeMint, WithdrawExcessLamports, UnwrapLamports,
+//     the extension instructions of the supported extensions, the token-metadata and token-group
+//     interfaces, and a mint's transfer hook (hook.go: the hook program invoked with the extra
+//     accounts its validation account lists); the confidential extensions' instructions
+//     (ConfidentialTransfer, ConfidentialTransferFee, ConfidentialMintBurn, and
+//     PermissionedBurn's ConfidentialBurn), which need the ZK ElGamal proof program, fail as
+//     the program fails on data it does not know (TokenError::InvalidInstruction, custom 12);
 //   - the logs: "Instruction: <Name>" (SPL Token decodes the data first; Token-2022 logs first
 //     and then decodes), the extensions' own lines, and on failure the entrypoint's
 //     "Error: ..." line, which runtime errors (account rules applied when the program's
