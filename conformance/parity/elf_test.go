@@ -21,8 +21,8 @@ import (
 )
 
 // elfBuilds are the real builds the ELF parity runs, each at its program id under its loader: on ledgerd's side
-// they replace the native Go programs of those ids, on LiteSVM's side its own builds (p-token among them: the feature
-// that swaps it in for SPL Token is switched off, so LiteSVM runs SPL Token 3.5.0 as loaded).
+// they replace the native Go programs of those ids, on LiteSVM's side its own builds (p-token at the SPL Token id
+// among them, as every feature is on: the logs, which differ, show that SPL Token 3.5.0 ran).
 var elfBuilds = []realelf.Name{realelf.SPLToken, realelf.Token2022, realelf.ATA, realelf.Memo4, realelf.Memo1,
 	realelf.LookupTable, realelf.Stake}
 
@@ -33,9 +33,6 @@ var pTokenBuilds = func() []realelf.Name {
 	out[slices.Index(out, realelf.SPLToken)] = realelf.PToken
 	return out
 }()
-
-// replaceSPLTokenWithPToken is the feature under which LiteSVM (and the reference) runs p-token at the SPL Token id.
-var replaceSPLTokenWithPToken = core.MustParsePubkey("ptokFjwyJtrwCa9Kgo9xoDS59V4QccBGEaRFnRPnSdP")
 
 // elfSide is ledgerd running the real builds: the modules of their ids are left out of the registry, so the
 // runtime hands each program to the module of the loader that owns its account, which runs the ELF in ledgerd's VM.
@@ -80,9 +77,6 @@ func oracleScenarios(scenarios []*scenario, builds [][]realelf.Name, watched [][
 		o := realelf.Scenario{Name: sc.name, UnixTimestamp: unixTimestamp}
 		for _, n := range builds[i] {
 			o.Programs = append(o.Programs, progs[n])
-		}
-		if !slices.Contains(builds[i], realelf.PToken) {
-			o.Deactivate = []core.Pubkey{replaceSPLTokenWithPToken}
 		}
 		for _, k := range sortedKeys(sc.accounts) {
 			a := sc.accounts[k]
@@ -262,9 +256,10 @@ var knownDifferences = map[string]string{
 		"(1 lamport); Core BPF stake 5.0.0 returns 1 SOL",
 }
 
-// elfCorpus is the parity corpus and the scenarios covering the rest of what the real builds do.
+// elfCorpus is the parity corpus, Token-2022's later instructions (t22more_test.go) and the scenarios covering the
+// rest of what the real builds do.
 func elfCorpus() []*scenario {
-	return append(buildCorpus(), moreScenarios()...)
+	return slices.Concat(buildCorpus(), t22More(), moreScenarios())
 }
 
 // TestELFParity holds ledgerd's VM running the real builds to LiteSVM running the same builds (outcome, fee, return
