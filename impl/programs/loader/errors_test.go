@@ -276,6 +276,20 @@ func TestErrorPathsEqualLiteSVM(t *testing.T) {
 		step("stack height", ix(23, own, true)),
 		step("processed sibling", ix(19, foreign, false), ix(24, own, true)),
 		step("no sibling", ix(24, own, true)),
+		step("256 instruction accounts", func() core.Instruction {
+			i := ix(19, own, true)
+			for len(i.Accounts) < 256 {
+				i.Accounts = append(i.Accounts, core.Readonly(ownRO))
+			}
+			return i
+		}()),
+		step("255 instruction accounts", func() core.Instruction {
+			i := ix(19, own, true)
+			for len(i.Accounts) < 255 {
+				i.Accounts = append(i.Accounts, core.Readonly(ownRO))
+			}
+			return i
+		}()),
 		step("still serving", ix(19, own, true)),
 	}
 	compareWithOracle(t, realelf.Scenario{Name: "probe", Programs: []realelf.Program{prog}, Accounts: accounts, Steps: steps})
