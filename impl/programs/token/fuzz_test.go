@@ -73,6 +73,19 @@ func FuzzPrograms(f *testing.F) {
 		token.UpdateTokenMetadataField(m, o, token.MetadataField{Kind: token.FieldKey, Key: "k"}, "v"),
 		token.GetAccountDataSize(token.Program2022ID, m, token.ExtImmutableOwner),
 		token.InitializeMultisig2(token.ProgramID, m, []core.Pubkey{a, b}, 1),
+		token.Batch(token.MintTo(token.Program2022ID, m, a, o, nil, 1), token.Transfer(token.Program2022ID, a, b, o, nil, 1)),
+		token.InitializePointer(token.ExtGroupPointer, m, &o, &m),
+		token.UpdatePointer(token.ExtTransferHook, m, o, nil, &a),
+		token.InitializeTokenGroup(m, o, &o, 3),
+		token.InitializeTokenGroupMember(a, o, m, o),
+		token.UpdateTokenGroupMaxSize(m, o, 1),
+		token.InitializeScaledUiAmount(m, &o, 2),
+		token.UpdateScaledUiAmountMultiplier(m, o, nil, 3, 9),
+		token.Pause(m, o, nil, true),
+		token.PermissionedBurn(a, m, b, o, nil, 1, nil),
+		token.WithdrawExcessLamports(a, b, o, nil),
+		token.UnwrapLamports(a, b, o, nil, nil),
+		token.CreateNativeMint(o),
 	}
 	for i, ix := range seeds {
 		f.Add(ix.Data, []byte{1, 0, 0, 0, 7, 7, 7, 7, byte(i)}, uint64(i*977+12345))
@@ -128,5 +141,40 @@ func FuzzDecoders(f *testing.F) {
 			}
 		}
 		_, _ = token.UIAmountToAmount(string(data), 9)
+	})
+}
+
+// FuzzTransferHook runs a checked transfer of a hooked mint whose hook's validation account holds arbitrary bytes
+// and whose extra accounts are arbitrary: the resolution must fail cleanly or invoke the hook, never panic.
+func FuzzTransferHook(f *testing.F) {
+	hookID := core.Pubkey{7, 7, 7}
+	f.Add([]byte{105, 37, 101, 197, 75, 251, 102, 26, 39, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 'h', 'k', 2, 8, 8, 4, 0, 32, 32, 3, 1,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, uint8(2))
+	f.Add([]byte{105, 37, 101, 197, 75, 251, 102, 26, 39, 0, 0, 0, 1, 0, 0, 0, 2, 2, 2, 0}, uint8(1))
+	f.Fuzz(func(t *testing.T, validationData []byte, extra uint8) {
+		h := newHarness(t)
+		h.env.Programs.RegisterOnChain(hookID, runtime.ProgramFunc(func(*runtime.InvokeContext) error { return nil }))
+		h.accs[hookID] = runtime.Account{Lamports: 1, Owner: core.BPFLoaderUpgradeableProgramID, Executable: true}
+		A, M, a, b := alice.PublicKey(), mintKP.PublicKey(), aliceTA.PublicKey(), bobTA.PublicKey()
+		if res := h.createMint22([]token.ExtensionType{token.ExtTransferHook}, 0,
+			token.InitializePointer(token.ExtTransferHook, M, &A, &hookID)); res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		h.createAccount22(aliceTA, A, nil)
+		h.createAccount22(bobTA, bob.PublicKey(), nil)
+		h.ok([]core.Instruction{token.MintTo(token.Program2022ID, M, a, A, nil, 100)}, alice)
+		validation := token.ExtraAccountMetasAddress(M, hookID)
+		h.accs[validation] = runtime.Account{Lamports: 1e9, Owner: hookID, Data: validationData}
+		in := token.TransferChecked(token.Program2022ID, a, M, b, A, nil, 1, 2)
+		in.Accounts = append(in.Accounts, core.Readonly(hookID), core.Readonly(validation))
+		for i := range int(extra % 5) {
+			in.Accounts = append(in.Accounts, core.Readonly(key(byte(100+i)).PublicKey()))
+		}
+		res := h.exec([]core.Instruction{in}, alice)
+		for _, l := range res.Logs {
+			if strings.Contains(l, "panicked") {
+				t.Fatalf("panicked on %x: %s", validationData, l)
+			}
+		}
 	})
 }
