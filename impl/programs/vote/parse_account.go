@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/bincode"
 	"ledgerd/impl/runtime"
 )
 
@@ -14,7 +15,13 @@ import (
 var accountParser = &runtime.AccountParser{Program: "vote", Parse: parseVoteAccount}
 
 func parseVoteAccount(_ core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
-	s, err := Decode(data)
+	var s *State
+	var err error
+	if len(data) >= 4 && Version(binary.LittleEndian.Uint32(data)) == versionV4 {
+		s, err = decodeV4(data)
+	} else {
+		s, err = Decode(data)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +65,9 @@ func priorVoters(s *State, data []byte) []any {
 				"epochOfLastAuthorizedSwitch": start, "targetEpoch": end})
 		}
 	}
+	if s.Version == versionV4 {
+		return out // V4 keeps no prior voters
+	}
 	if s.Version != Version0_23_5 {
 		for _, p := range s.PriorVoters.Buf {
 			add(p.Pubkey, p.EpochStart, p.EpochEnd)
@@ -73,4 +83,46 @@ func priorVoters(s *State, data []byte) []any {
 		add(core.Pubkey(b[:32]), binary.LittleEndian.Uint64(b[32:]), binary.LittleEndian.Uint64(b[40:]))
 	}
 	return out
+}
+
+// versionV4 is the VoteStateVersions tag of the SIMD-0185 layout, which ledgerd's vote program
+// does not write but accounts loaded into a chain may hold; only the parser reads it.
+const versionV4 Version = 3
+
+// blsPubkeySize is the size of V4's optional compressed BLS public key.
+const blsPubkeySize = 48
+
+// decodeV4 reads a V4 vote state into the fields the parser shows: commission is the
+// inflation rewards commission in basis points divided by 100, cast to a byte as the reference
+// casts it; the collectors, block revenue commission, pending rewards and BLS key are read past.
+func decodeV4(data []byte) (*State, error) {
+	r := bincode.NewReader(data)
+	r.U32()
+	s := &State{Version: versionV4}
+	s.NodePubkey = r.Pubkey()
+	s.AuthorizedWithdrawer = r.Pubkey()
+	r.Pubkey() // inflation rewards collector
+	r.Pubkey() // block revenue collector
+	bps := uint16(r.U8()) | uint16(r.U8())<<8
+	s.Commission = uint8(bps / 100)
+	r.Skip(2 + 8)   // block revenue commission, pending delegator rewards
+	switch r.U8() { // Option<[u8; 48]>
+	case 0:
+	case 1:
+		r.Skip(blsPubkeySize)
+	default:
+		r.Fail()
+	}
+	s.Votes = decodeLockouts(r, true)
+	s.RootSlot = r.OptU64()
+	for range r.SeqLen(40) {
+		e := r.U64()
+		s.insertVoter(e, r.Pubkey())
+	}
+	s.EpochCredits = decodeEpochCredits(r)
+	s.LastTimestamp = BlockTimestamp{Slot: r.U64(), Timestamp: r.I64()}
+	if r.Err() != nil {
+		return nil, ErrInvalidAccountData
+	}
+	return s, nil
 }

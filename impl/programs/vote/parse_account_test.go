@@ -87,6 +87,56 @@ func TestParseVoteAccount(t *testing.T) {
 		t.Errorf("0.23.5:\n got %s\nwant %s", got, want)
 	}
 
+	// V4 (SIMD-0185): the commission comes from basis points (cast to a byte), no prior voters,
+	// voters shown in epoch order.
+	v4 := func(bps uint16, bls byte) []byte {
+		b := bincode.AppendU32(nil, 3)
+		for _, x := range []byte{1, 2, 7, 8} {
+			b = bincode.AppendPubkey(b, k(x))
+		}
+		b = append(b, byte(bps), byte(bps>>8), 0x10, 0x27)
+		b = bincode.AppendU64(b, 5)
+		b = append(b, bls)
+		if bls == 1 {
+			b = append(b, make([]byte, 48)...)
+		}
+		b = bincode.AppendU64(b, 1)
+		b = append(b, 2)
+		b = bincode.AppendU64(b, 70)
+		b = bincode.AppendU32(b, 1)
+		b = append(b, 1)
+		b = bincode.AppendU64(b, 60)
+		b = bincode.AppendU64(b, 2)
+		b = bincode.AppendU64(b, 6)
+		b = bincode.AppendPubkey(b, k(4))
+		b = bincode.AppendU64(b, 5)
+		b = bincode.AppendPubkey(b, k(3))
+		b = bincode.AppendU64(b, 1)
+		b = bincode.AppendU64(b, 5)
+		b = bincode.AppendU64(b, 30)
+		b = bincode.AppendU64(b, 20)
+		b = bincode.AppendU64(b, 70)
+		b = bincode.AppendI64(b, 1700000001)
+		data := make([]byte, Size)
+		copy(data, b)
+		return data
+	}
+	v4want := func(commission string) string {
+		return names.Replace(`{"info":{"authorizedVoters":[{"authorizedVoter":"$3","epoch":5},{"authorizedVoter":"$4","epoch":6}],` +
+			`"authorizedWithdrawer":"$2","commission":` + commission + `,"epochCredits":[{"credits":"30","epoch":5,"previousCredits":"20"}],` +
+			`"lastTimestamp":{"slot":70,"timestamp":1700000001},"nodePubkey":"$1","priorVoters":[],"rootSlot":60,` +
+			`"votes":[{"confirmationCount":1,"slot":70}]},"type":"vote"}`)
+	}
+	if got := parsedJSON(t, v4(1234, 1)); got != v4want("12") {
+		t.Errorf("V4:\n got %s\nwant %s", got, v4want("12"))
+	}
+	if got := parsedJSON(t, v4(25600, 0)); got != v4want("0") {
+		t.Errorf("V4, 256%% commission:\n got %s\nwant %s", got, v4want("0"))
+	}
+	if _, err := parseVoteAccount(core.Pubkey{}, v4(100, 2), nil); err == nil {
+		t.Error("V4 with a bad option tag parsed")
+	}
+
 	for _, bad := range [][]byte{{}, {0, 0, 0, 0}, {3, 0, 0, 0}, {9, 9, 9, 9}} {
 		if _, err := parseVoteAccount(core.Pubkey{}, bad, nil); err == nil {
 			t.Errorf("%x parsed", bad)
