@@ -204,8 +204,11 @@ var r1Key = func() *ecdsa.PrivateKey {
 
 func sha256Bytes(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
 
+// r1SignB is r1Sign with a low S, for benchmarks.
+func r1SignB(b *testing.B, msg []byte) [64]byte { return r1Sign(b, msg, false) }
+
 // r1Sign signs msg, returning r||s with s low (high when high is set).
-func r1Sign(t *testing.T, msg []byte, high bool) [64]byte {
+func r1Sign(t testing.TB, msg []byte, high bool) [64]byte {
 	t.Helper()
 	d := sha256.Sum256(msg)
 	r, s, err := ecdsa.Sign(nil, r1Key, d[:])
