@@ -312,6 +312,9 @@ func (l *Ledger) tick() {
 // the store refuses the write (a full disk), the bank stays frozen and pending, the fault makes the node
 // unhealthy and refuses writes, and the next tick tries again; nothing processed is lost.
 func (l *Ledger) commitFrozen() {
+	if l.fault.isDamaged() { // damage found while this slot froze: nothing more is written or reported
+		return
+	}
 	p := l.pending
 	b, info, overlay, hashes := p.bank, p.info, p.overlay, p.hashes
 	if err := l.persist(b, info, overlay, p.entries); err != nil {
