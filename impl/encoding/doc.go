@@ -15,9 +15,13 @@
 //     data becomes the text "error: data too large for bs58 encoding" (Options.Notification).
 //   - `space` is always the full data length, whatever the slice.
 //   - base64+zstd compresses the sliced data (zstd default level, as the reference's level 0
-//     means). The compressed bytes are not those libzstd writes, only equivalent: clients
-//     decompress, they do not compare frames. If compression is impossible the reply falls back
-//     to plain base64, saying so in the encoding name.
+//     means). Some clients' tests compare the strings, so the frame is written as libzstd's
+//     streaming encoder writes it: the same header (no content size, a 2 MiB window; a known
+//     size of 0 for empty data) and, for data too short or too random to compress, the same
+//     raw block. Where the data does compress, the blocks are klauspost/compress's, which
+//     decode to the same bytes but are not libzstd's bytes (its match finder and entropy
+//     choices differ). If compression is impossible the reply falls back to plain base64,
+//     saying so in the encoding name.
 //   - jsonParsed asks the account parser of the owner's module. A successful parse ignores
 //     dataSlice; any failure (no parser, data that does not decode) falls back to
 //     ["<base64 of the sliced data>","base64"]. That is why a plain system wallet shows

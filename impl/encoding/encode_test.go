@@ -269,3 +269,61 @@ func TestNotificationTextMatchesShape(t *testing.T) {
 		}
 	}
 }
+
+// The strings the reference answers for the data of @solana/kit's fixtures (its rpc-api and
+// rpc-graphql tests compare them as strings), and what libzstd writes for empty data.
+func TestBase64ZstdAsReference(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		data  []byte
+		slice *rpcapi.DataSlice
+		want  string
+	}{
+		{name: "kit fixture", data: []byte("test data"), want: "KLUv/QBYSQAAdGVzdCBkYXRh"},
+		{name: "kit fixture sliced", data: []byte("test data"), slice: slice(0, 5), want: "KLUv/QBYKQAAdGVzdCA="},
+		{name: "empty", data: nil, want: "KLUv/SAAAQAA"},
+	}
+	for _, tt := range tests {
+		acct := runtime.Account{Owner: otherOwner, Data: tt.data}
+		got, err := EncodeAccount(acct, core.Pubkey{}, Base64Zstd, tt.slice, Options{})
+		if err != nil {
+			t.Fatalf("%s: EncodeAccount: %v", tt.name, err)
+		}
+		if got.Data.Encoded == nil || got.Data.Encoded[0] != tt.want {
+			t.Errorf("%s: data = %s, want [%q,\"base64+zstd\"]", tt.name, mustJSON(t, got.Data), tt.want)
+		}
+	}
+}
+
+// Every non-empty frame carries the reference's header (no content size, the 2 MiB window),
+// whatever the size, and still decodes.
+func TestBase64ZstdHeader(t *testing.T) {
+	t.Parallel()
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	for _, n := range []int{1, 165, 4096, 200_000, 3 << 20} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i*7 + i/13)
+		}
+		got, err := EncodeAccount(runtime.Account{Owner: otherOwner, Data: data}, core.Pubkey{}, Base64Zstd, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, err := base64.StdEncoding.DecodeString(got.Data.Encoded[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58}; !bytes.Equal(frame[:6], want) {
+			t.Errorf("%d bytes: header % x, want % x", n, frame[:6], want)
+		}
+		plain, err := dec.DecodeAll(frame, nil)
+		if err != nil || !bytes.Equal(plain, data) {
+			t.Errorf("%d bytes: decoded %d bytes, err %v", n, len(plain), err)
+		}
+	}
+}
