@@ -483,7 +483,9 @@ await runScenario('subscriptions', async () => {
 
   await step('sendAndConfirmTransaction (confirmTransaction underneath) confirms a transfer', async () => {
     const from = wire.calls.length;
-    const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: target, lamports: amount }));
+    // One lamport more than the previous step's transfer: web3.js signs with the finalized blockhash, which can be
+    // the confirmed one that transfer used, and the same transaction again is refused as already processed.
+    const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: target, lamports: amount + 1 }));
     const signature = await within('sendAndConfirmTransaction', sendAndConfirmTransaction(connection, tx, [payer], { commitment: 'confirmed' }));
     assert.ok(wire.calls.slice(from).some((c) => c.method === 'signatureSubscribe' && c.params[0] === signature), 'it subscribed');
     const [status] = await statuses([signature]);
