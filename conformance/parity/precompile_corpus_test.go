@@ -77,6 +77,8 @@ func precompiles() *scenario {
 	b.fail("ed25519: R of small order", ixs(ed(edWeak)), payer)
 	b.fail("ed25519: zero count with data", ixs(ed([]byte{0, 0, 0})), payer)
 	b.fail("ed25519: records cut short", ixs(ed(edOK[:10])), payer)
+	// Which check comes first: the key is decoded before the message is sliced.
+	b.fail("ed25519: key not a point and message past the end", ixs(ed(set(edNotPoint, 12, 0xff, 0))), payer)
 
 	// secp256k1.
 	k1Key := secp256k1.PrivKeyFromBytes([]byte("ledgerd parity precompile secp1k1"))
@@ -100,6 +102,10 @@ func precompiles() *scenario {
 	b.fail("secp256k1: address past the end", ixs(k1(set(k1OK, 4, 0xf0, 0xff))), payer)
 	b.fail("secp256k1: message instruction out of range", ixs(k1(set(k1OK, 11, 3))), payer)
 	b.fail("secp256k1: zero count with data", ixs(k1([]byte{0, 1})), payer)
+	// The signature is parsed before its recovery id: r = n with recovery id 9 is a bad signature.
+	rTooBig := set(k1OK, k1Sig, secp256k1.S256().N.Bytes()...)
+	rTooBig[k1Sig+64] = 9
+	b.fail("secp256k1: r not below the order, recovery id 9", ixs(k1(rTooBig)), payer)
 
 	// secp256r1.
 	r1Key, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), []byte("ledgerd parity precompile p256 1"))
@@ -133,6 +139,9 @@ func precompiles() *scenario {
 	b.fail("secp256r1: wrong message", ixs(r1(set(r1OK, len(r1OK)-1, 'X'))), payer)
 	b.fail("secp256r1: no signatures", ixs(r1([]byte{0, 0})), payer)
 	b.fail("secp256r1: signature instruction out of range", ixs(r1(set(r1OK, 4, 1, 0))), payer)
+	// The signature's range is checked before the key is decoded.
+	b.fail("secp256r1: high S and a bad key", ixs(r1(set(precompile.NewSecp256r1Instruction(r1Pub, r1Sign(msg, true), msg), 16, 4))), payer)
+	b.fail("secp256r1: nine signatures", ixs(r1(append([]byte{9, 0}, make([]byte, 9*14)...))), payer)
 	return sc
 }
 
