@@ -36,6 +36,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.RPCPort, "rpc-port", 8899, "JSON-RPC HTTP port")
 	fs.IntVar(&cfg.WSPort, "ws-port", 0, "WebSocket (PubSub) port (default rpc-port + 1)")
 	fs.StringVar(&cfg.BindAddress, "bind-address", "127.0.0.1", "address to serve on")
+	fs.IntVar(&cfg.GossipPort, "gossip-port", 0, "UDP port held as the gossip address getClusterNodes lists (default any free port)")
 	fs.Int64Var(&cfg.MaxBodyBytes, "rpc-max-request-body-size", 51200, "largest JSON-RPC request body in bytes")
 	rpcLimitFlags(fs, &cfg.RPCLimits)
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
@@ -119,6 +120,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--log-level: %w", err)
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// As the test validator, the node's log is also <ledger>/validator.log, where harnesses read its start-up lines.
+	cfg.ValidatorLog = true
 
 	// Listen for signals before announcing the URLs, so a signal sent as soon as they appear is not missed.
 	sig := make(chan os.Signal, 1)

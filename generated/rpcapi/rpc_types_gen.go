@@ -281,11 +281,12 @@ type ClusterNode struct {
 	Version         *string `json:"version"`         // Software version the node advertises; null when unknown.
 	FeatureSet      *uint32 `json:"featureSet"`      // Identifier of the node's feature set (first 4 bytes of its hash); null when unknown.
 	ShredVersion    *uint16 `json:"shredVersion"`    // Shred version the node runs with (derived from the genesis hash and hard forks); null when unknown.
+	ClientId        *string `json:"clientId"`        // The validator client the node advertises (`Agave` for the test validator, and for ledgerd, which answers as...
 }
 
 func (v *ClusterNode) UnmarshalJSON(data []byte) error {
 	type plain ClusterNode
-	return decodeExact(data, (*plain)(v), v, "pubkey", "gossip", "tvu", "tpu", "tpuQuic", "tpuForwards", "tpuForwardsQuic", "tpuVote", "serveRepair", "rpc", "pubsub", "version", "featureSet", "shredVersion")
+	return decodeExact(data, (*plain)(v), v, "pubkey", "gossip", "tvu", "tpu", "tpuQuic", "tpuForwards", "tpuForwardsQuic", "tpuVote", "serveRepair", "rpc", "pubsub", "version", "featureSet", "shredVersion", "clientId")
 }
 
 // Commitment: How finalized the bank a request reads must be. When omitted the node uses finalized.

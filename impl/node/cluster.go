@@ -34,10 +34,16 @@ type clusterParts struct {
 	snapshots *snapshot.Snapshotter // nil with NoSnapshots
 	monitor   *health.Monitor
 	info      *rpc.Cluster // the addresses are filled in once the node listens
+	ports     servicePorts
 }
 
 func startCluster(cfg *Config, l *ledger.Ledger) (*clusterParts, error) {
 	c := &clusterParts{info: &rpc.Cluster{}}
+	ports, err := holdServicePorts(cfg.BindAddress, cfg.GossipPort, c.info)
+	if err != nil {
+		return nil, err
+	}
+	c.ports = ports
 	hc := cfg.Health
 	hc.Slot = func() uint64 { _, confirmed, _ := l.Slots(); return confirmed }
 	hc.Fault = l.StorageFault
@@ -46,6 +52,7 @@ func startCluster(cfg *Config, l *ledger.Ledger) (*clusterParts, error) {
 	}
 	m, err := health.New(hc)
 	if err != nil {
+		ports.close()
 		return nil, err
 	}
 	c.monitor, c.info.Peers = m, m.Peers
@@ -58,6 +65,7 @@ func startCluster(cfg *Config, l *ledger.Ledger) (*clusterParts, error) {
 		s, err := snapshot.New(l, sc)
 		if err != nil {
 			m.Close()
+			ports.close()
 			return nil, err
 		}
 		c.snapshots, c.info.Snapshots = s, s.Highest
@@ -74,4 +82,5 @@ func (c *clusterParts) close() {
 	if c.snapshots != nil {
 		c.snapshots.Close()
 	}
+	c.ports.close()
 }

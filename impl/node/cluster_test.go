@@ -252,12 +252,15 @@ func TestGetClusterNodes(t *testing.T) {
 		nodes = reply.Result
 		return len(nodes) == 2 && nodes[1]["shredVersion"] != nil
 	})
-	keys := []string{"featureSet", "gossip", "pubkey", "pubsub", "rpc", "serveRepair", "shredVersion", "tpu",
+	keys := []string{"clientId", "featureSet", "gossip", "pubkey", "pubsub", "rpc", "serveRepair", "shredVersion", "tpu",
 		"tpuForwards", "tpuForwardsQuic", "tpuQuic", "tpuVote", "tvu", "version"}
 	hostPort := func(u string) string { p, _ := url.Parse(u); return p.Host }
 	gh, _ := core.ParsePubkey(genesisHash)
+	info := n.cluster.info // the UDP ports the node holds for the validator services
 	wantSelf := map[string]any{"pubkey": id, "rpc": hostPort(n.HTTPURL), "pubsub": hostPort(n.WSURL),
-		"version": "2.1.16", "featureSet": float64(3271415109), "shredVersion": float64(health.ShredVersion(gh))}
+		"version": "2.1.16", "featureSet": float64(3271415109), "shredVersion": float64(health.ShredVersion(gh)),
+		"clientId": "Agave", "gossip": info.Gossip, "tvu": info.TVU, "tpuQuic": info.TPUQuic,
+		"tpuForwardsQuic": info.TPUForwardsQuic, "tpuVote": info.TPUVote, "serveRepair": info.ServeRepair}
 	wantPeer := map[string]any{"pubkey": peerID, "rpc": hostPort(peer.URL), "version": "2.2.1",
 		"featureSet": float64(42), "shredVersion": float64(1)}
 	for i, want := range []map[string]any{wantSelf, wantPeer} {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -73,6 +74,12 @@ type Config struct {
 	Health health.Config
 	// StoreFS is the ledger store's file system (tests: a full disk); nil is the operating system's.
 	StoreFS vfs.FS
+
+	// GossipPort is the UDP port held as the gossip address getClusterNodes lists (0: any free port).
+	GossipPort int
+	// ValidatorLog also writes the log, from the ledger's opening on, to <LedgerDir>/validator.log, as the test
+	// validator does (harnesses read its start-up lines there).
+	ValidatorLog bool
 }
 
 // Defaults fills the zero fields with the reference node's defaults.
@@ -101,6 +108,7 @@ type Node struct {
 
 	cluster  *clusterParts
 	log      *slog.Logger
+	logFile  *os.File // validator.log; nil without Config.ValidatorLog
 	httpSrv  *jsonrpc.Server
 	wsSrv    *jsonrpc.Server
 	wsHandle *jsonrpc.WSHandler
@@ -130,10 +138,19 @@ func Start(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening ledger %s: %w", cfg.LedgerDir, err)
 	}
+	var logFile *os.File
+	if cfg.ValidatorLog {
+		if logFile, err = openValidatorLog(cfg.LedgerDir, time.Now()); err != nil {
+			l.Close()
+			return nil, err
+		}
+		cfg.Logger = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), slog.NewTextHandler(logFile, nil)))
+	}
 	g := l.Genesis
 	parts, err := startCluster(&cfg, l)
 	if err != nil {
 		l.Close()
+		closeFile(logFile)
 		return nil, err
 	}
 	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(),
@@ -153,6 +170,7 @@ func Start(cfg Config) (*Node, error) {
 		parts.close()
 		l.Close()
 		hub.Close()
+		closeFile(logFile)
 		return nil, err
 	}
 	wsLn, err := listen(cfg.BindAddress, cfg.WSPort)
@@ -161,9 +179,11 @@ func Start(cfg Config) (*Node, error) {
 		parts.close()
 		l.Close()
 		hub.Close()
+		closeFile(logFile)
 		return nil, err
 	}
-	n := &Node{Genesis: g, Ledger: l, PubSub: hub, cluster: parts, log: cfg.Logger, done: make(chan error, 2)}
+	n := &Node{Genesis: g, Ledger: l, PubSub: hub, cluster: parts, log: cfg.Logger, logFile: logFile,
+		done: make(chan error, 2)}
 	parts.info.RPCAddr, parts.info.PubSubAddr = httpLn.Addr().String(), wsLn.Addr().String()
 	n.HTTPURL = "http://" + httpLn.Addr().String()
 	n.WSURL = "ws://" + wsLn.Addr().String()
@@ -176,7 +196,14 @@ func Start(cfg Config) (*Node, error) {
 	n.wsSrv.ReadTimeout, n.wsSrv.WriteTimeout = 0, 0
 	go func() { n.done <- serve(n.httpSrv.Server, httpLn) }()
 	go func() { n.done <- serve(n.wsSrv.Server, wsLn) }()
+	announce(cfg.Logger, g.IdentityPubkey(), g.HashString(), parts.info)
 	return n, nil
+}
+
+func closeFile(f *os.File) {
+	if f != nil {
+		f.Close()
+	}
 }
 
 func listen(addr string, port int) (net.Listener, error) {
@@ -218,5 +245,6 @@ func (n *Node) Close(ctx context.Context) error {
 	n.Ledger.Stop()   // no more events ...
 	n.PubSub.Close()  // ... so the hub drains, reading the store, before it closes
 	err4 := n.Ledger.Close()
+	closeFile(n.logFile)
 	return errors.Join(err1, err2, err3, err4)
 }

@@ -9,11 +9,18 @@ import (
 	"ledgerd/impl/health"
 )
 
+// ClientID is the validator client getClusterNodes names for this node: the test validator's, since ledgerd
+// answers as that client does (it reports the reference's version and feature set too).
+const ClientID = "Agave"
+
 // Cluster is what the node knows beyond its ledger: its own addresses, the peers it polls and its snapshots.
 type Cluster struct {
 	// RPCAddr and PubSubAddr are this node's JSON-RPC HTTP and WebSocket addresses ("ip:port"), set before the
 	// node serves.
 	RPCAddr, PubSubAddr string
+	// The addresses the node holds for the validator services the test validator advertises (gossip, shreds,
+	// QUIC transactions and forwards, votes, repair); "" leaves one out (null).
+	Gossip, TVU, TPUQuic, TPUForwardsQuic, TPUVote, ServeRepair string
 	// Peers returns the peer nodes heard from recently (nil: none).
 	Peers func() []health.Peer
 	// Snapshots returns the newest full snapshot's slot and the newest incremental one's based on it; ok is
@@ -46,14 +53,12 @@ func (s *Server) GetClusterNodes(ctx context.Context) (rpcapi.GetClusterNodesRes
 	if c == nil {
 		c = &Cluster{}
 	}
-	version, featureSet := Version, FeatureSet
-	self := rpcapi.ClusterNode{Pubkey: s.node.Identity, Version: &version, FeatureSet: &featureSet}
-	if c.RPCAddr != "" {
-		self.Rpc = &c.RPCAddr
-	}
-	if c.PubSubAddr != "" {
-		self.Pubsub = &c.PubSubAddr
-	}
+	version, featureSet, client := Version, FeatureSet, ClientID
+	self := rpcapi.ClusterNode{Pubkey: s.node.Identity, Version: &version, FeatureSet: &featureSet, ClientId: &client,
+		Rpc: addr(c.RPCAddr), Pubsub: addr(c.PubSubAddr), Gossip: addr(c.Gossip), Tvu: addr(c.TVU),
+		TpuQuic: addr(c.TPUQuic), TpuForwardsQuic: addr(c.TPUForwardsQuic), TpuVote: addr(c.TPUVote),
+		ServeRepair: addr(c.ServeRepair)}
+	// tpu and tpuForwards stay null: like the test validator, the node takes no transactions over UDP.
 	if h, err := base58.Decode(s.node.GenesisHash); err == nil && len(h) == 32 {
 		sv := health.ShredVersion([32]byte(h))
 		self.ShredVersion = &sv
@@ -73,6 +78,14 @@ func (s *Server) GetClusterNodes(ctx context.Context) (rpcapi.GetClusterNodesRes
 			FeatureSet: p.FeatureSet, ShredVersion: p.ShredVersion})
 	}
 	return nodes, nil
+}
+
+// addr is an address for a ClusterNode field: null when the node has none.
+func addr(a string) *string {
+	if a == "" {
+		return nil
+	}
+	return &a
 }
 
 // GetSnapshotSlot is the deprecated form of getHighestSnapshotSlot: the full snapshot's slot only.

@@ -236,6 +236,11 @@ export interface ClusterNode {
   featureSet: number | null;
   /** Shred version the node runs with (derived from the genesis hash and hard forks); null when unknown. */
   shredVersion: number | null;
+  /**
+   * The validator client the node advertises (`Agave` for the test validator, and for ledgerd, which answers as it
+   * does); null when unknown.
+   */
+  clientId: string | null;
 }
 
 /** How finalized the bank a request reads must be. When omitted the node uses finalized. */
