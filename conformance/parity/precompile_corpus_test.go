@@ -77,6 +77,19 @@ func precompiles() *scenario {
 	b.fail("ed25519: R of small order", ixs(ed(edWeak)), payer)
 	b.fail("ed25519: zero count with data", ixs(ed([]byte{0, 0, 0})), payer)
 	b.fail("ed25519: records cut short", ixs(ed(edOK[:10])), payer)
+	// verify_strict: a key of small order (the identity), and S + L (not canonical) for a valid signature.
+	b.fail("ed25519: key of small order", ixs(ed(set(edOK, 16, append([]byte{1}, make([]byte, 31)...)...))), payer)
+	l, _ := new(big.Int).SetString("7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
+	sLE := edOK[16+32+32 : 16+32+64]
+	sBE := make([]byte, 32)
+	for i := range sLE {
+		sBE[31-i] = sLE[i]
+	}
+	sPlusL := new(big.Int).Add(new(big.Int).SetBytes(sBE), l).FillBytes(make([]byte, 32))
+	for i, j := 0, 31; i < j; i, j = i+1, j-1 {
+		sPlusL[i], sPlusL[j] = sPlusL[j], sPlusL[i]
+	}
+	b.fail("ed25519: S not canonical", ixs(ed(set(edOK, 16+32+32, sPlusL...))), payer)
 	// Which check comes first: the key is decoded before the message is sliced.
 	b.fail("ed25519: key not a point and message past the end", ixs(ed(set(edNotPoint, 12, 0xff, 0))), payer)
 
