@@ -109,6 +109,7 @@ func precompiles() *scenario {
 	b.ok("secp256k1: valid", ixs(k1(k1OK)), payer)
 	b.ok("secp256k1: valid as instruction 1", ixs(transfer, k1(k1At1)), payer)
 	b.ok("secp256k1: no signatures", ixs(k1([]byte{0})), payer)
+	b.ok("secp256k1: bytes nothing names after the data", ixs(k1(append(append([]byte(nil), k1OK...), 1, 2, 3))), payer)
 	b.fail("secp256k1: recovery id 4", ixs(k1(set(k1OK, k1Sig+64, 4))), payer)
 	b.fail("secp256k1: signature instruction out of range", ixs(k1(set(k1OK, 3, 7))), payer)
 	b.fail("secp256k1: wrong address", ixs(k1(set(k1OK, k1Sig-20, addr[0]^1))), payer)
