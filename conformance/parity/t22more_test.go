@@ -40,7 +40,7 @@ var t22 = token.Program2022ID
 
 func t22More() []*scenario {
 	return []*scenario{t22NativeAndLamports(), t22Groups(), t22ScaledUiAmount(), t22Pausable(), t22PermissionedBurn(),
-		t22Batch(), t22TransferHookConfig(), t22TransferHookExecution()}
+		t22Batch(), t22TransferHookConfig(), t22TransferHookExecution(), t22Confidential()}
 }
 
 // createAccount22 creates a Token-2022 account of mint for owner, sized for the mint's required extensions.
@@ -355,6 +355,72 @@ func t22TransferHookExecution() *scenario {
 		core.Readonly(memo1), core.Readonly(validation), core.Writable(B), core.Readonly(pda), core.Readonly(A))), alice)
 	b.ok("Update the hook to none", ixs(token.UpdatePointer(token.ExtTransferHook, M, A, nil, nil)), alice)
 	b.ok("the transfer without a hook", ixs(token.TransferChecked(t22, a1, M, a2, A, nil, 10, 2)), alice)
+	return sc
+}
+
+// confidentialAccount is a Token-2022 account of mint for owner holding a ConfidentialTransferAccount as
+// ConfigureAccount leaves it (not approved, confidential and non-confidential credits allowed), which the
+// confidential instructions without proofs work on.
+func confidentialAccount(mint, owner core.Pubkey) runtime.Account {
+	size := acctLen(token.ExtConfidentialTransferAccount)
+	d := make([]byte, size)
+	copy(d, mint[:])
+	copy(d[32:], owner[:])
+	d[108] = 1               // initialized
+	d[165] = 2               // account type: account
+	d[166], d[168] = 5, 0x27 // ConfidentialTransferAccount, 295 bytes
+	d[169] = 0x01            // 295 = 0x0127
+	v := d[170:]
+	for i := 1; i < 33; i++ { // an ElGamal key
+		v[i] = byte(i)
+	}
+	v[261], v[262] = 1, 1
+	binary.LittleEndian.PutUint64(v[271:], 65536) // maximum pending balance credit counter
+	return runtime.Account{Lamports: rentFor(size), Owner: t22, Data: d, RentEpoch: runtime.RentExemptRentEpoch}
+}
+
+// t22Confidential runs the confidential extensions' instructions that need no proof.
+func t22Confidential() *scenario {
+	sc, b := newScenario("t22more/confidential configuration")
+	A, B, M, M2, M3 := alice.PublicKey(), bob.PublicKey(), mint1.PublicKey(), mint2.PublicKey(), mint3.PublicKey()
+	a1 := acct1.PublicKey()
+	auditor := [32]byte{9, 8, 7}
+	b.sc.accounts[a1] = confidentialAccount(M, B)
+	b.ok("a confidential transfer mint", createMint2022(mint1, A, nil, 2, 0, []token.ExtensionType{token.ExtConfidentialTransferMint},
+		token.InitializeConfidentialTransferMint(M, &A, false, &auditor)), payer, mint1)
+	b.ok("UpdateMint", ixs(token.UpdateConfidentialTransferMint(M, A, true, nil)), alice)
+	b.fail("UpdateMint by someone else", ixs(token.UpdateConfidentialTransferMint(M, B, false, nil)), bob)
+	b.fail("ApproveAccount by someone else", ixs(token.ApproveConfidentialTransferAccount(a1, M, B)), bob)
+	b.ok("ApproveAccount", ixs(token.ApproveConfidentialTransferAccount(a1, M, A)), alice)
+	b.ok("DisableConfidentialCredits", ixs(token.ConfidentialCredits(a1, B, nil, false, false)), bob)
+	b.ok("DisableNonConfidentialCredits", ixs(token.ConfidentialCredits(a1, B, nil, true, false)), bob)
+	b.fail("DisableNonConfidentialCredits by someone else", ixs(token.ConfidentialCredits(a1, A, nil, true, false)), alice)
+	b.ok("another account of the mint", createAccount22(acct2, M, A, token.AccountSize), payer, acct2)
+	b.ok("mint to it", ixs(token.MintTo(t22, M, acct2.PublicKey(), A, nil, 10)), alice)
+	b.fail("a transfer to the account without non-confidential credits", ixs(token.TransferChecked(t22, acct2.PublicKey(), M, a1, A, nil, 1, 2)), alice)
+	b.ok("EnableNonConfidentialCredits and the transfer", ixs(token.ConfidentialCredits(a1, B, nil, true, true),
+		token.TransferChecked(t22, acct2.PublicKey(), M, a1, A, nil, 1, 2)), bob, alice)
+	b.ok("EnableConfidentialCredits", ixs(token.ConfidentialCredits(a1, B, nil, false, true)), bob)
+	b.fail("ApproveAccount of an account without the extension", ixs(token.ApproveConfidentialTransferAccount(acct2.PublicKey(), M, A)), alice)
+	b.fail("a transfer fee without its confidential config", createMint2022(mint2, A, nil, 2, 0,
+		[]token.ExtensionType{token.ExtConfidentialTransferMint, token.ExtTransferFeeConfig},
+		token.InitializeConfidentialTransferMint(M2, &A, true, nil), token.InitializeTransferFeeConfig(M2, &A, &A, 10, 100)), payer, mint2)
+	b.ok("a confidential transfer fee mint", createMint2022(mint2, A, nil, 2, 0,
+		[]token.ExtensionType{token.ExtConfidentialTransferMint, token.ExtTransferFeeConfig, token.ExtConfidentialTransferFeeConfig},
+		token.InitializeConfidentialTransferMint(M2, &A, true, nil), token.InitializeTransferFeeConfig(M2, &A, &A, 10, 100),
+		token.InitializeConfidentialTransferFeeConfig(M2, &A, auditor)), payer, mint2)
+	b.ok("DisableHarvestToMint", ixs(token.HarvestToMint(M2, A, nil, false)), alice)
+	b.fail("EnableHarvestToMint by someone else", ixs(token.HarvestToMint(M2, B, nil, true)), bob)
+	b.ok("EnableHarvestToMint", ixs(token.HarvestToMint(M2, A, nil, true)), alice)
+	b.fail("a confidential mint-burn mint without confidential transfers", createMint2022(mint3, A, nil, 2, 0,
+		[]token.ExtensionType{token.ExtConfidentialMintBurn}, token.InitializeConfidentialMintBurn(M3, auditor, [36]byte{1})), payer, mint3)
+	b.ok("a confidential mint-burn mint", createMint2022(mint3, A, nil, 2, 0,
+		[]token.ExtensionType{token.ExtConfidentialTransferMint, token.ExtConfidentialMintBurn},
+		token.InitializeConfidentialTransferMint(M3, &A, true, nil), token.InitializeConfidentialMintBurn(M3, auditor, [36]byte{1})), payer, mint3)
+	b.ok("UpdateDecryptableSupply", ixs(token.UpdateDecryptableSupply(M3, A, nil, [36]byte{2, 3})), alice)
+	b.fail("UpdateDecryptableSupply by someone else", ixs(token.UpdateDecryptableSupply(M3, B, nil, [36]byte{4})), bob)
+	b.ok("an account of the mint-burn mint", createAccount22(acct3, M3, A, token.AccountSize), payer, acct3)
+	b.fail("MintTo a confidential mint-burn mint", ixs(token.MintTo(t22, M3, acct3.PublicKey(), A, nil, 1)), alice)
 	return sc
 }
 

@@ -529,3 +529,84 @@ func Batch(instructions ...core.Instruction) core.Instruction {
 	}
 	return ix(Program2022ID, data, metas...)
 }
+
+// InitializeConfidentialTransferMint builds ConfidentialTransfer's InitializeMint: the
+// authority that approves accounts and updates the mint, whether new accounts are approved
+// automatically, and the auditor's ElGamal key (nil for none).
+func InitializeConfidentialTransferMint(mint core.Pubkey, authority *core.Pubkey, autoApprove bool, auditor *[32]byte) core.Instruction {
+	data := append([]byte{byte(KindConfidentialTransferExtension), 0}, optionalKeyBytes(authority)...)
+	data = append(data, boolByte(autoApprove))
+	return ix(Program2022ID, append(data, optionalBytes32(auditor)...), core.Writable(mint))
+}
+
+// UpdateConfidentialTransferMint builds ConfidentialTransfer's UpdateMint.
+func UpdateConfidentialTransferMint(mint, authority core.Pubkey, autoApprove bool, auditor *[32]byte) core.Instruction {
+	data := append([]byte{byte(KindConfidentialTransferExtension), 1, boolByte(autoApprove)}, optionalBytes32(auditor)...)
+	return ix(Program2022ID, data, core.Writable(mint), core.ReadonlySigner(authority))
+}
+
+// ApproveConfidentialTransferAccount builds ConfidentialTransfer's ApproveAccount.
+func ApproveConfidentialTransferAccount(account, mint, authority core.Pubkey) core.Instruction {
+	return ix(Program2022ID, []byte{byte(KindConfidentialTransferExtension), 3}, core.Writable(account), core.Readonly(mint),
+		core.ReadonlySigner(authority))
+}
+
+// ConfidentialCredits builds ConfidentialTransfer's Enable/DisableConfidentialCredits, or with
+// nonConfidential its Enable/DisableNonConfidentialCredits.
+func ConfidentialCredits(account, owner core.Pubkey, signers []core.Pubkey, nonConfidential, enable bool) core.Instruction {
+	sub := byte(9)
+	if nonConfidential {
+		sub = 11
+	}
+	if !enable {
+		sub++
+	}
+	metas := append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)
+	return ix(Program2022ID, []byte{byte(KindConfidentialTransferExtension), sub}, metas...)
+}
+
+// InitializeConfidentialTransferFeeConfig builds ConfidentialTransferFee's initializer: its
+// authority and the withdraw-withheld authority's ElGamal key.
+func InitializeConfidentialTransferFeeConfig(mint core.Pubkey, authority *core.Pubkey, withdrawWithheldElGamal [32]byte) core.Instruction {
+	data := append([]byte{byte(KindConfidentialTransferFeeExtension), 0}, optionalKeyBytes(authority)...)
+	return ix(Program2022ID, append(data, withdrawWithheldElGamal[:]...), core.Writable(mint))
+}
+
+// HarvestToMint builds ConfidentialTransferFee's EnableHarvestToMint, or its
+// DisableHarvestToMint.
+func HarvestToMint(mint, authority core.Pubkey, signers []core.Pubkey, enable bool) core.Instruction {
+	sub := byte(5)
+	if enable {
+		sub = 4
+	}
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, []byte{byte(KindConfidentialTransferFeeExtension), sub}, metas...)
+}
+
+// InitializeConfidentialMintBurn builds ConfidentialMintBurn's InitializeMint: the supply's
+// ElGamal key and its decryptable (authenticated-encryption) form.
+func InitializeConfidentialMintBurn(mint core.Pubkey, supplyElGamal [32]byte, decryptableSupply [36]byte) core.Instruction {
+	data := append(append([]byte{byte(KindConfidentialMintBurnExtension), 0}, supplyElGamal[:]...), decryptableSupply[:]...)
+	return ix(Program2022ID, data, core.Writable(mint))
+}
+
+// UpdateDecryptableSupply builds ConfidentialMintBurn's UpdateDecryptableSupply, signed by the
+// mint authority.
+func UpdateDecryptableSupply(mint, authority core.Pubkey, signers []core.Pubkey, decryptableSupply [36]byte) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)
+	return ix(Program2022ID, append([]byte{byte(KindConfidentialMintBurnExtension), 2}, decryptableSupply[:]...), metas...)
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func optionalBytes32(b *[32]byte) []byte {
+	if b == nil {
+		return make([]byte, 32)
+	}
+	return b[:]
+}

@@ -300,7 +300,8 @@ func confidentialTransferFeeConfigState(b []byte) any {
 	r := jsonparsed.Layout{B: b}
 	return map[string]any{
 		"authority":                              jsonparsed.OptPubkey(r.NonZeroPubkey()),
-		"withdrawWithheldAuthorityElgamalPubkey": optElGamal(r.Take(32)),
+		// A plain key in the extension (not an optional one): the reference shows zeros as base64 too.
+		"withdrawWithheldAuthorityElgamalPubkey": b64(r.Take(32)),
 		"harvestToMintEnabled":                   r.U8() != 0,
 		"withheldAmount":                         b64(r.Take(64)),
 	}

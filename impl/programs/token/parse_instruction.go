@@ -15,7 +15,7 @@ import (
 // The jsonParsed instructions of SPL Token and Token-2022, shown under the one program name "spl-token" as the
 // reference's parse_token.rs does. Data is decoded as spl-token-2022's TokenInstruction::unpack decodes it
 // (trailing bytes ignored), then the token-group and token-metadata interface instructions are tried. The
-// confidential-transfer extensions (27, 37, 42) are not parsed here: they stay partially decoded.
+// confidential extensions' instructions are in parse_confidential.go.
 
 // tokenIx is an instruction whose account indexes have all been checked against the keys.
 type tokenIx struct{ *runtime.InstructionView }
@@ -447,10 +447,15 @@ func (t tokenIx) parseTokenInstruction(data []byte) (parsed any, err error, ok b
 	case 46:
 		parsed, err := t.parsePermissionedBurn(data[1:])
 		return parsed, err, true
-	case 27, 37, 42:
-		// Confidential transfer extensions: TokenInstruction::unpack accepts the prefix, but their payloads
-		// are not parsed here.
-		return nil, runtime.ErrNotParsable, true
+	case 27:
+		parsed, err := t.parseConfidentialTransfer(data[1:])
+		return parsed, err, true
+	case 37:
+		parsed, err := t.parseConfidentialTransferFee(data[1:])
+		return parsed, err, true
+	case 42:
+		parsed, err := t.parseConfidentialMintBurn(data[1:])
+		return parsed, err, true
 	case 255:
 		parsed, err := t.parseBatch(data[1:])
 		return parsed, err, true
@@ -724,8 +729,11 @@ func (t tokenIx) parsePausable(data []byte) (any, error) {
 }
 
 // parsePermissionedBurn parses the permissioned burn instructions (data after the 46 prefix): the account count is
-// checked before the payload, which must have its exact size. The confidential burn is not parsed here.
+// checked before the payload, which must have its exact size.
 func (t tokenIx) parsePermissionedBurn(data []byte) (any, error) {
+	if len(data) > 0 && data[0] == 3 {
+		return t.parsePermissionedConfidentialBurn(data)
+	}
 	if len(data) == 0 || data[0] > 2 {
 		return nil, runtime.ErrNotParsable
 	}

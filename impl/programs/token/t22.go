@@ -35,14 +35,9 @@ func podDataWithCOptionKey(data []byte, n int) ([]byte, COption[core.Pubkey], er
 	return nil, COption[core.Pubkey]{}, errInvalidInstructionData
 }
 
-// supported2022 reports whether ledgerd's Token-2022 runs the instruction tag; the
-// confidential extensions' tags fail as an instruction the program does not know.
+// supported2022 reports whether the byte is a Token-2022 instruction tag (Batch is handled
+// before it, and is refused within a Batch).
 func supported2022(tag Kind) bool {
-	switch tag {
-	case KindConfidentialTransferExtension, KindConfidentialTransferFeeExtension, KindConfidentialMintBurnExtension,
-		KindBatch:
-		return false
-	}
 	return tag < numTags
 }
 
@@ -102,6 +97,10 @@ func (e *exec) process2022Inner(data []byte) error {
 		return e.processPointerExtension(data[1:], ExtGroupPointer)
 	case KindGroupMemberPointerExtension:
 		return e.processPointerExtension(data[1:], ExtGroupMemberPointer)
+	case KindConfidentialTransferExtension:
+		return e.processConfidentialTransferExtension(data[1:])
+	case KindConfidentialTransferFeeExtension:
+		return e.processConfidentialTransferFeeExtension(data[1:])
 	}
 	e.ctx.ProgramLog("Instruction: " + tag.String())
 	switch tag {
@@ -222,6 +221,8 @@ func (e *exec) process2022Inner(data []byte) error {
 		return e.processPausableExtension(data[1:])
 	case KindPermissionedBurnExtension:
 		return e.processPermissionedBurnExtension(data[1:])
+	case KindConfidentialMintBurnExtension:
+		return e.processConfidentialMintBurnExtension(data[1:])
 	case KindUnwrapLamports:
 		amount, err := coptionU64After(data)
 		if err != nil {

@@ -891,3 +891,303 @@ func (e *exec) processPermissionedBurnExtension(rest []byte) error {
 	e.ctx.ProgramLog("PermissionedBurnInstruction::ConfidentialBurn")
 	return tokenErr(InvalidInstruction)
 }
+
+// ---------------------------------------------------------------------------------------------
+// The confidential extensions' instructions that need no zero-knowledge proof: the mints'
+// configuration, account approval and the credit switches. The others (configuring,
+// emptying, depositing to, withdrawing from and transferring between confidential accounts,
+// applying pending balances, harvesting and withdrawing encrypted fees, confidential mints and
+// burns, rotating the supply key) verify proofs of the ZK ElGamal proof program, which ledgerd
+// does not run: they log their name, as the program does first, and fail with
+// InvalidInstruction.
+
+// ConfidentialTransferAccount value offsets.
+const (
+	ctApprovedOff                 = 0
+	ctAllowConfidentialCreditsOff = 1 + 32 + 64*3 + 36
+)
+
+var confidentialTransferNames = [...]string{"InitializeMint", "UpdateMint", "ConfigureAccount", "ApproveAccount",
+	"EmptyAccount", "Deposit", "Withdraw", "Transfer", "ApplyPendingBalance", "EnableConfidentialCredits",
+	"DisableConfidentialCredits", "EnableNonConfidentialCredits", "DisableNonConfidentialCredits", "TransferWithFee",
+	"ConfigureAccountWithRegistry"}
+
+func (e *exec) processConfidentialTransferExtension(rest []byte) error {
+	sub, err := subType(rest, byte(len(confidentialTransferNames)))
+	if err != nil {
+		return err
+	}
+	e.ctx.ProgramLog("ConfidentialTransferInstruction::" + confidentialTransferNames[sub])
+	switch sub {
+	case 0: // InitializeMint: authority, auto-approve, auditor ElGamal key
+		if len(rest) != 1+65 {
+			return errInvalidInstructionData
+		}
+		mintRef, err := e.acct(0)
+		if err != nil {
+			return err
+		}
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
+		return e.initializeMintExtension(ExtConfidentialTransferMint, func(v []byte) error {
+			copy(v, rest[1:66])
+			return nil
+		})
+	case 1: // UpdateMint: auto-approve, auditor ElGamal key
+		if len(rest) != 1+33 {
+			return errInvalidInstructionData
+		}
+		mintRef, err := e.acct(0)
+		if err != nil {
+			return err
+		}
+		auth, err := e.acct(1)
+		if err != nil {
+			return err
+		}
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
+		ms, err := unpackPod(mintRef.mut(), kindMint)
+		if err != nil {
+			return err
+		}
+		v, err := ms.extension(ExtConfidentialTransferMint)
+		if err != nil {
+			return err
+		}
+		authority := optionalKey(v)
+		if !authority.Some {
+			return tokenErr(NoAuthorityExists)
+		}
+		if !auth.signer {
+			return errMissingRequiredSignature
+		}
+		if authority.Value != auth.key {
+			return tokenErr(OwnerMismatch)
+		}
+		copy(v[32:], rest[1:34])
+		return nil
+	case 3:
+		return e.approveConfidentialAccount()
+	case 9, 10, 11, 12:
+		off := ctAllowConfidentialCreditsOff
+		if sub >= 11 {
+			off++
+		}
+		return e.allowCredits(off, sub == 9 || sub == 11)
+	}
+	return tokenErr(InvalidInstruction)
+}
+
+func (e *exec) approveConfidentialAccount() error {
+	account, err := e.acct(0)
+	if err != nil {
+		return err
+	}
+	mintRef, err := e.acct(1)
+	if err != nil {
+		return err
+	}
+	auth, err := e.acct(2)
+	if err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	if mintRef.key != readAccountPod(s.base()).Mint {
+		return tokenErr(MintMismatch)
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return err
+	}
+	ms, err := unpackPod(mintRef.data, kindMint)
+	if err != nil {
+		return err
+	}
+	v, err := ms.extension(ExtConfidentialTransferMint)
+	if err != nil {
+		return err
+	}
+	authority := optionalKey(v)
+	if !authority.Some {
+		return tokenErr(NoAuthorityExists)
+	}
+	if !auth.signer || auth.key != authority.Value {
+		return errMissingRequiredSignature
+	}
+	ct, err := s.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	ct[ctApprovedOff] = 1
+	return nil
+}
+
+// allowCredits sets the confidential account flag at off (confidential or non-confidential
+// credits) as the account's owner asks.
+func (e *exec) allowCredits(off int, allow bool) error {
+	account, err := e.acct(0)
+	if err != nil {
+		return err
+	}
+	if _, err := e.acct(1); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	if err := e.validateOwner(readAccountPod(s.base()).Owner, 1); err != nil {
+		return err
+	}
+	ct, err := s.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	ct[off] = 0
+	if allow {
+		ct[off] = 1
+	}
+	return nil
+}
+
+var confidentialTransferFeeNames = [...]string{"InitializeConfidentialTransferFeeConfig", "WithdrawWithheldTokensFromMint",
+	"WithdrawWithheldTokensFromAccounts", "HarvestWithheldTokensToMint", "EnableHarvestToMint", "DisableHarvestToMint"}
+
+// ConfidentialTransferFeeConfig value offsets.
+const ctfHarvestToMintOff = 64
+
+func (e *exec) processConfidentialTransferFeeExtension(rest []byte) error {
+	sub, err := subType(rest, byte(len(confidentialTransferFeeNames)))
+	if err != nil {
+		return err
+	}
+	e.ctx.ProgramLog("ConfidentialTransferFeeInstruction::" + confidentialTransferFeeNames[sub])
+	switch sub {
+	case 0: // authority, the withdraw-withheld authority's ElGamal key
+		if len(rest) != 1+64 {
+			return errInvalidInstructionData
+		}
+		mintRef, err := e.acct(0)
+		if err != nil {
+			return err
+		}
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
+		return e.initializeMintExtension(ExtConfidentialTransferFeeConfig, func(v []byte) error {
+			copy(v, rest[1:65])
+			v[ctfHarvestToMintOff] = 1
+			return nil
+		})
+	case 4, 5:
+		mintRef, err := e.acct(0)
+		if err != nil {
+			return err
+		}
+		if _, err := e.acct(1); err != nil {
+			return err
+		}
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
+		ms, err := unpackPod(mintRef.mut(), kindMint)
+		if err != nil {
+			return err
+		}
+		v, err := ms.extension(ExtConfidentialTransferFeeConfig)
+		if err != nil {
+			return err
+		}
+		authority := optionalKey(v)
+		if !authority.Some {
+			return tokenErr(NoAuthorityExists)
+		}
+		if err := e.validateOwner(authority.Value, 1); err != nil {
+			return err
+		}
+		v[ctfHarvestToMintOff] = 0
+		if sub == 4 {
+			v[ctfHarvestToMintOff] = 1
+		}
+		return nil
+	}
+	return tokenErr(InvalidInstruction)
+}
+
+var confidentialMintBurnNames = [...]string{"InitializeMint", "RotateSupplyElGamal", "UpdateDecryptableSupply",
+	"ConfidentialMint", "ConfidentialBurn", "ApplyPendingBurn"}
+
+// ConfidentialMintBurn value offsets.
+const (
+	cmbDecryptableSupplyOff = 64
+	cmbSupplyPubkeyOff      = 100
+)
+
+func (e *exec) processConfidentialMintBurnExtension(rest []byte) error {
+	sub, err := subType(rest, byte(len(confidentialMintBurnNames)))
+	if err != nil {
+		return err
+	}
+	e.ctx.ProgramLog("ConfidentialMintBurnInstruction::" + confidentialMintBurnNames[sub])
+	switch sub {
+	case 0: // the supply's ElGamal key, its decryptable (AE) form
+		if len(rest) != 1+68 {
+			return errInvalidInstructionData
+		}
+		mintRef, err := e.acct(0)
+		if err != nil {
+			return err
+		}
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
+		return e.initializeMintExtension(ExtConfidentialMintBurn, func(v []byte) error {
+			copy(v[cmbSupplyPubkeyOff:], rest[1:33])
+			copy(v[cmbDecryptableSupplyOff:], rest[33:69])
+			return nil
+		})
+	case 2: // the new decryptable supply, by the mint authority
+		if len(rest) != 1+36 {
+			return errInvalidInstructionData
+		}
+		mintRef, err := e.acct(0)
+		if err != nil {
+			return err
+		}
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
+		ms, err := unpackPod(mintRef.mut(), kindMint)
+		if err != nil {
+			return err
+		}
+		v, err := ms.extension(ExtConfidentialMintBurn)
+		if err != nil {
+			return err
+		}
+		if _, err := e.acct(1); err != nil {
+			return err
+		}
+		k, ok := readMintPod(ms.base()).MintAuthority.Get()
+		if !ok {
+			return tokenErr(NoAuthorityExists)
+		}
+		if err := e.validateOwner(k, 1); err != nil {
+			return err
+		}
+		copy(v[cmbDecryptableSupplyOff:], rest[1:37])
+		return nil
+	}
+	return tokenErr(InvalidInstruction)
+}

@@ -414,3 +414,79 @@ func TestTransferHookExecution(t *testing.T) {
 		t.Fatal("the hook ran without its accounts")
 	}
 }
+
+// TestConfidentialWithoutProofs runs the confidential extensions' instructions that need no proof (the mints'
+// configuration, approval, the credit switches) and pins their jsonParsed forms and the extensions they leave; the
+// ones that need the ZK ElGamal proof program are named and refused.
+func TestConfidentialWithoutProofs(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	A, B, M := alice.PublicKey(), bob.PublicKey(), mintKP.PublicKey()
+	auditor := [32]byte{1, 2, 3}
+	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtConfidentialTransferMint, token.ExtConfidentialMintBurn}, 0,
+		token.InitializeConfidentialTransferMint(M, &A, false, &auditor),
+		token.InitializeConfidentialMintBurn(M, [32]byte{7}, [36]byte{8})), success)
+	res := h.ok([]core.Instruction{token.UpdateConfidentialTransferMint(M, A, true, nil),
+		token.UpdateDecryptableSupply(M, A, nil, [36]byte{9})}, alice)
+	wantLogLines(t, res, "ConfidentialTransferInstruction::UpdateMint", "Instruction: ConfidentialMintBurnExtension",
+		"ConfidentialMintBurnInstruction::UpdateDecryptableSupply")
+	wantCode(t, h.exec([]core.Instruction{token.UpdateConfidentialTransferMint(M, B, true, nil)}, bob),
+		custom(0, token.OwnerMismatch), "Error: owner does not match")
+	got := h.parsedAccount(M)
+	for _, want := range []string{
+		`{"extension":"confidentialTransferMint","state":{"auditorElgamalPubkey":null,"authority":"` + A.String() + `","autoApproveNewAccounts":true}}`,
+		`{"extension":"confidentialMintBurn","state":{"confidentialSupply":"` + strings.Repeat("A", 86) + `==","decryptableSupply":"CQ` +
+			strings.Repeat("A", 46) + `","pendingBurn":"` + strings.Repeat("A", 86) + `==","supplyElgamalPubkey":"Bw` + strings.Repeat("A", 41) + `="}}`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("mint %s\nlacks %s", got, want)
+		}
+	}
+
+	// An account as ConfigureAccount leaves it (set up here: configuring needs a proof).
+	size, _ := token.AccountExtensionLen(token.ExtConfidentialTransferAccount)
+	d := make([]byte, size)
+	copy(d, M[:])
+	copy(d[32:], B[:])
+	d[108], d[165], d[166], d[168], d[169] = 1, 2, 5, 0x27, 1
+	d[170+261], d[170+262] = 1, 1
+	a := aliceTA.PublicKey()
+	h.accs[a] = runtime.Account{Lamports: h.rent(size), Owner: t22, Data: d}
+	h.ok([]core.Instruction{token.ApproveConfidentialTransferAccount(a, M, A)}, alice)
+	h.ok([]core.Instruction{token.ConfidentialCredits(a, B, nil, true, false)}, bob)
+	v := h.accs[a].Data[170:]
+	if v[0] != 1 || v[261] != 1 || v[262] != 0 {
+		t.Fatalf("approved %d, credits %d, non-confidential credits %d", v[0], v[261], v[262])
+	}
+	wantCode(t, h.exec([]core.Instruction{token.ConfidentialCredits(a, A, nil, false, false)}, alice), custom(0, token.OwnerMismatch), "")
+
+	wantJSON(t, parsedIx(t, token.InitializeConfidentialTransferMint(M, &A, false, &auditor)), `{"info":{"auditorElGamalPubkey":"AQID`,
+		strings.Repeat("A", 39), `=","authority":"`, A.String(), `","autoApproveNewAccounts":false,"mint":"`, M.String(),
+		`"},"type":"initializeConfidentialTransferMint"}`)
+	wantJSON(t, parsedIx(t, token.ApproveConfidentialTransferAccount(a, M, A)), `{"info":{"account":"`, a.String(),
+		`","confidentialTransferAuditorAuthority":"`, A.String(), `","mint":"`, M.String(), `"},"type":"approveConfidentialTransferAccount"}`)
+	wantJSON(t, parsedIx(t, token.ConfidentialCredits(a, B, nil, true, false)), `{"info":{"account":"`, a.String(), `","owner":"`,
+		B.String(), `"},"type":"disableConfidentialTransferNonConfidentialCredits"}`)
+	wantJSON(t, parsedIx(t, token.InitializeConfidentialTransferFeeConfig(M, nil, [32]byte{})), `{"info":{"mint":"`, M.String(),
+		`","withdrawWithheldAuthorityElGamalPubkey":"`, strings.Repeat("A", 43), `="},"type":"initializeConfidentialTransferFeeConfig"}`)
+	wantJSON(t, parsedIx(t, token.HarvestToMint(M, A, nil, false)), `{"info":{"account":"`, M.String(), `","owner":"`, A.String(),
+		`"},"type":"disableConfidentialTransferFeeHarvestToMint"}`)
+	wantJSON(t, parsedIx(t, token.UpdateDecryptableSupply(M, A, nil, [36]byte{9})), `{"info":{"mint":"`, M.String(),
+		`","newDecryptableSupply":"CQ`, strings.Repeat("A", 46), `","owner":"`, A.String(), `"},"type":"updateConfidentialMintBurnDecryptableSupply"}`)
+
+	// A confidential transfer with its proofs in context state accounts: the accounts are named after the proofs.
+	ctx1, ctx2, ctx3 := key(40).PublicKey(), key(41).PublicKey(), key(42).PublicKey()
+	transfer := core.Instruction{ProgramID: t22, Data: append(append([]byte{27, 7}, make([]byte, 164)...), 0, 0, 0),
+		Accounts: []core.AccountMeta{core.Writable(a), core.Readonly(M), core.Writable(bobTA.PublicKey()), core.Readonly(ctx1),
+			core.Readonly(ctx2), core.Readonly(ctx3), core.ReadonlySigner(B)}}
+	wantJSON(t, parsedIx(t, transfer), `{"info":{"ciphertextValidityProofContextStateAccount":"`, ctx2.String(),
+		`","ciphertextValidityProofInstructionOffset":0,"destination":"`, bobTA.PublicKey().String(),
+		`","equalityProofContextStateAccount":"`, ctx1.String(), `","equalityProofInstructionOffset":0,"mint":"`, M.String(),
+		`","newSourceDecryptableAvailableBalance":"`, strings.Repeat("A", 48), `","owner":"`, B.String(),
+		`","rangeProofContextStateAccount":"`, ctx3.String(), `","rangeProofInstructionOffset":0,"source":"`, a.String(),
+		`"},"type":"confidentialTransfer"}`)
+	// It cannot run without the ZK ElGamal proof program.
+	res = h.exec([]core.Instruction{transfer}, bob)
+	runtimetest.WantErr(t, res, custom(0, token.InvalidInstruction))
+	wantLogLines(t, res, "ConfidentialTransferInstruction::Transfer", "Error: Invalid instruction")
+}

@@ -477,14 +477,23 @@ func TestUnsupportedInstructions(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	runtimetest.WantErr(t, h.createMint22(nil, 0), success)
-	for _, data := range [][]byte{{byte(token.KindConfidentialTransferExtension), 0},
-		{byte(token.KindConfidentialTransferFeeExtension), 0}, {byte(token.KindConfidentialMintBurnExtension), 0},
-		{200, 1, 2, 3, 4, 5, 6, 7, 8}, nil} {
-		ix := core.Instruction{ProgramID: t22, Data: data, Accounts: []core.AccountMeta{core.Writable(mintKP.PublicKey())}}
+	for _, c := range []struct {
+		data  []byte
+		lines []string
+	}{
+		{[]byte{200, 1, 2, 3, 4, 5, 6, 7, 8}, nil},
+		{nil, nil},
+		// The confidential instructions that need the ZK ElGamal proof program: named, then refused.
+		{[]byte{byte(token.KindConfidentialTransferExtension), 5}, []string{"ConfidentialTransferInstruction::Deposit"}},
+		{[]byte{byte(token.KindConfidentialTransferFeeExtension), 3}, []string{"ConfidentialTransferFeeInstruction::HarvestWithheldTokensToMint"}},
+		{[]byte{byte(token.KindConfidentialMintBurnExtension), 3}, []string{"Instruction: ConfidentialMintBurnExtension",
+			"ConfidentialMintBurnInstruction::ConfidentialMint"}},
+	} {
+		ix := core.Instruction{ProgramID: t22, Data: c.data, Accounts: []core.AccountMeta{core.Writable(mintKP.PublicKey())}}
 		res := h.exec([]core.Instruction{ix}, payer)
 		runtimetest.WantErr(t, res, custom(0, token.InvalidInstruction))
-		runtimetest.WantLogs(t, res, programLogs(token22ID, token.ComputeUnits(t22, data), 200_000, hexCode(token.InvalidInstruction),
-			"Error: Invalid instruction")...)
+		runtimetest.WantLogs(t, res, programLogs(token22ID, token.ComputeUnits(t22, c.data), 200_000, hexCode(token.InvalidInstruction),
+			append(c.lines, "Error: Invalid instruction")...)...)
 	}
 	// Known instructions with data of the wrong length.
 	res := h.exec([]core.Instruction{{ProgramID: t22, Data: []byte{byte(token.KindTransfer), 1}}}, payer)
