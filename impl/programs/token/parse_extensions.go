@@ -299,7 +299,7 @@ func confidentialTransferAccountState(b []byte) any {
 func confidentialTransferFeeConfigState(b []byte) any {
 	r := jsonparsed.Layout{B: b}
 	return map[string]any{
-		"authority":                              jsonparsed.OptPubkey(r.NonZeroPubkey()),
+		"authority": jsonparsed.OptPubkey(r.NonZeroPubkey()),
 		// A plain key in the extension (not an optional one): the reference shows zeros as base64 too.
 		"withdrawWithheldAuthorityElgamalPubkey": b64(r.Take(32)),
 		"harvestToMintEnabled":                   r.U8() != 0,
