@@ -3,7 +3,8 @@
 // the same load in the same run, the time from start to a healthy /health (new ledger, 100,000 accounts), signed
 // transfers sent with sendTransaction and executed, an idle node's disk growth and resident memory (issue 3);
 // SPL Token transfers sent and executed, and getTokenAccountsByOwner / getProgramAccounts by owner on a ledger
-// of many token accounts (issue 6).
+// of many token accounts (issue 6); SPL Token transfers sent and executed with the real SPL Token 3.5.0 ELF in
+// place of the native program (issue 12).
 //
 // The machines it runs on are shared and noisy, so throughput is reported next to a baseline measured side by
 // side, and nothing here is a timed test assertion: the table marks each figure against its target for a
@@ -11,11 +12,11 @@
 //
 //	go run ./cmd/ledgerd-bench [-ledgerd bin/ledgerd] [-only 1,3] [-cpuprofile cpu.out]
 //
-// -cpuprofile runs the node of figures 1, 3 and 5 inside this process (node.Start) and writes a CPU profile of
-// those figures (1 and 3 only, unless -only says otherwise; the profile ends before figure 4 or 6, so
-// `-only 5 -cpuprofile` profiles the token transfers), for `go tool pprof`; the figures of such a run
-// include the load generator's own work in the same process. -memprofile does the same for a heap profile
-// taken after the transfers of figure 3.
+// -cpuprofile runs the node of figures 1, 3, 5 and 7 inside this process (node.Start) and writes a CPU profile
+// of those figures (1 and 3 only, unless -only says otherwise; the profile ends before figure 4 or 6, so
+// `-only 5 -cpuprofile` profiles the token transfers and `-only 7 -cpuprofile` those of the real ELF), for
+// `go tool pprof`; the figures of such a run include the load generator's own work in the same process.
+// -memprofile does the same for a heap profile taken after the transfers of figure 3.
 package main
 
 import (
@@ -53,6 +54,9 @@ type config struct {
 	mdTable       bool
 	cpuprofile    string
 	memprofile    string
+	tokenELF      string
+	// tokenRates are the token transfer rates measured so far, for the ratios between figures 5 and 7.
+	tokenRates map[tokenRateKey]float64
 }
 
 func main() {
@@ -75,7 +79,8 @@ func run(args []string) error {
 	fs.IntVar(&cfg.tokenAccounts, "token-accounts", 100_000, "token accounts of the indexed ledger, 10 per owner (figure 6; the issue's 1000000 takes about 5 minutes to build)")
 	fs.DurationVar(&cfg.idle, "idle", 60*time.Second, "measurement window of the idle node at 400 ms slots (figure 4)")
 	fs.IntVar(&cfg.fastSlots, "fast-slots", 9000, "slots the 5 ms idle run aims for: an hour of 400 ms slots (figure 4)")
-	only := fs.String("only", "", "comma-separated figures to run (default all: 1,2,3,4,5,6)")
+	fs.StringVar(&cfg.tokenELF, "token-elf", "", "the SPL Token build of figure 7 (default: spl_token-3.5.0 cut out of npm litesvm@1.5.0, as make real-programs does)")
+	only := fs.String("only", "", "comma-separated figures to run (default all: 1,2,3,4,5,6,7)")
 	fs.BoolVar(&cfg.mdTable, "markdown", false, "print the table as Markdown (for README.md)")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "run the node of figures 1 and 3 in process and write a CPU profile here")
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "run the node of figure 3 in process and write a heap profile here after the transfers")
@@ -93,13 +98,14 @@ func run(args []string) error {
 	for f := range strings.SplitSeq(*only, ",") {
 		if f = strings.TrimSpace(f); f != "" {
 			var n int
-			if _, err := fmt.Sscan(f, &n); err != nil || n < 1 || n > 6 {
+			if _, err := fmt.Sscan(f, &n); err != nil || n < 1 || n > 7 {
 				return fmt.Errorf("-only: unknown figure %q", f)
 			}
 			cfg.only[n] = true
 		}
 	}
 	cfg.progress = os.Stderr
+	cfg.tokenRates = map[tokenRateKey]float64{}
 	cfg.inProcess = cfg.cpuprofile != "" || cfg.memprofile != ""
 	if cfg.inProcess && len(cfg.only) == 0 {
 		cfg.only = map[int]bool{1: true, 3: true} // the figures whose node the profiles are about
@@ -147,7 +153,7 @@ func run(args []string) error {
 	for _, f := range []struct {
 		n   int
 		run func(*config) []row
-	}{{1, figureGetBalance}, {2, figureStart}, {3, figureTransfers}, {4, figureIdle}, {5, figureTokenTransfers}, {6, figureTokenIndex}} {
+	}{{1, figureGetBalance}, {2, figureStart}, {3, figureTransfers}, {4, figureIdle}, {5, figureTokenTransfers}, {6, figureTokenIndex}, {7, figureTokenTransfersELF}} {
 		if len(cfg.only) > 0 && !cfg.only[f.n] {
 			continue
 		}
