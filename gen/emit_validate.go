@@ -281,21 +281,21 @@ func withoutFormat(t *GoType) *GoType {
 // after the checks around it; err is declared by the caller.
 func (v *validator) decodeB58(d b58, owner, goName, path string) []jen.Code {
 	expr := owner + "." + goName
-	out := v.check(d.stripped, expr, path)
 	fn := "decodeBase58"
 	if d.list {
 		fn = "decodeBase58List"
 	}
-	val := expr
-	if d.ptr {
-		val = "*" + expr
-	}
 	v.assignsErr = true
-	dec := jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id(val), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-	if d.ptr {
-		dec = jen.If(jen.Id(expr).Op("!=").Nil()).Block(dec)
+	if !d.ptr {
+		return append(v.check(d.stripped, expr, path),
+			jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id(expr), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
-	return append(out, dec)
+	// An optional value: its checks and its decoding under one nil test.
+	inner := *d.stripped.Elem
+	inner.C = mergeConstraints(d.stripped.C, d.stripped.Elem.C)
+	body := append(v.check(&inner, "(*"+expr+")", path),
+		jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id("*"+expr), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	return []jen.Code{jen.If(jen.Id(expr).Op("!=").Nil()).Block(body...)}
 }
 
 // keptType is the Go type of a kept field: the bytes of one value or of each value of a list.

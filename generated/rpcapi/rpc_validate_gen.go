@@ -330,8 +330,6 @@ func (p *GetRecentPrioritizationFeesParams) Validate() error {
 		if len((*p.Addresses)) > 128 {
 			return invalidParam("addresses", "must have at most 128 items", "Too many inputs provided; max 128")
 		}
-	}
-	if p.Addresses != nil {
 		if p.addressesBytes, err = decodeBase58List(*p.Addresses, 32, ""); err != nil {
 			return err
 		}
