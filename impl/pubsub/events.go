@@ -159,7 +159,8 @@ type worker struct {
 	writtenSlot uint64
 	// txSeqs are the sequence numbers of the working slot's queued transaction events, by signature: processed
 	// signature and logs subscriptions made after one of them hear of it when the slot freezes.
-	txSeqs map[core.Signature]uint64
+	txSeqs     map[core.Signature]uint64
+	firstTxSeq uint64 // the smallest of txSeqs
 }
 
 // slotRecord is what a frozen slot changed. txs are its transactions as stored, kept until the slot is rooted
@@ -220,6 +221,9 @@ func (w *worker) startSlot(slot uint64) {
 func (h *Hub) onTransaction(it *item) {
 	ev := it.ev
 	h.w.startSlot(ev.Slot)
+	if len(h.w.txSeqs) == 0 {
+		h.w.firstTxSeq = it.seq
+	}
 	h.w.txSeqs[ev.Tx.Signature()] = it.seq
 	for _, wr := range ev.Result.Writes {
 		if _, seen := h.w.written[wr.Pubkey]; !seen {
@@ -282,7 +286,9 @@ func (h *Hub) onFrozen(it *item) {
 // and this reaches the subscriptions that came after its announcement.
 func (h *Hub) catchUpOutcomes(it *item) {
 	ev, w := it.ev, &h.w
-	if len(w.txSeqs) == 0 || ev.Block == nil || !h.watchesOutcomes(ledger.Processed, ev.Block.Signatures) {
+	// Nobody subscribed since the slot's first transaction was announced: nobody to catch up.
+	if len(w.txSeqs) == 0 || ev.Block == nil || h.subscribedAt.Load() < w.firstTxSeq ||
+		!h.watchesOutcomes(ledger.Processed, ev.Block.Signatures) {
 		return
 	}
 	txs, err := ev.Txs, error(nil)

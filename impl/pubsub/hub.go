@@ -104,8 +104,11 @@ type Hub struct {
 	// seq numbers the queued items; a subscription is told only about items queued after it was made.
 	seq       atomic.Uint64
 	processed atomic.Uint64 // the seq of the last item the worker finished
-	q         queue
-	coalesced atomic.Uint64
+	// subscribedAt is the queue position of the newest subscription (its holder's since): the worker looks for
+	// subscriptions made inside a slot only when one was.
+	subscribedAt atomic.Uint64
+	q            queue
+	coalesced    atomic.Uint64
 
 	mu     sync.RWMutex // guards the registry below; the worker reads it, calls write it
 	nextID uint64
@@ -374,7 +377,9 @@ func (h *Hub) add(c Conn, s *sub) (uint64, error) {
 		cs.pending++
 		cs.gate.Unlock()
 	}
-	s.holders = append(s.holders, holder{cs: cs, since: h.seq.Load(), floor: floor})
+	since := h.seq.Load()
+	s.holders = append(s.holders, holder{cs: cs, since: since, floor: floor})
+	h.subscribedAt.Store(max(h.subscribedAt.Load(), since)) // under h.mu: no other add races the store
 	cs.subs[s.id] = s
 	h.refs++
 	h.mu.Unlock()
