@@ -99,6 +99,19 @@ var token2022SubUnits = map[[2]byte]uint64{
 	{byte(KindPermissionedBurnExtension), 0}:    1050,
 	{byte(KindPermissionedBurnExtension), 1}:    1900,
 	{byte(KindPermissionedBurnExtension), 2}:    1950,
+	// The confidential instructions ledgerd runs (those without proofs).
+	{byte(KindConfidentialTransferExtension), 0}:    950,
+	{byte(KindConfidentialTransferExtension), 1}:    1100,
+	{byte(KindConfidentialTransferExtension), 3}:    1420,
+	{byte(KindConfidentialTransferExtension), 9}:    1000,
+	{byte(KindConfidentialTransferExtension), 10}:   1000,
+	{byte(KindConfidentialTransferExtension), 11}:   1000,
+	{byte(KindConfidentialTransferExtension), 12}:   1000,
+	{byte(KindConfidentialTransferFeeExtension), 0}: 1050,
+	{byte(KindConfidentialTransferFeeExtension), 4}: 1200,
+	{byte(KindConfidentialTransferFeeExtension), 5}: 1200,
+	{byte(KindConfidentialMintBurnExtension), 0}:    1100,
+	{byte(KindConfidentialMintBurnExtension), 2}:    1350,
 }
 
 // groupUnits are the token-group interface's instructions, by discriminator.
