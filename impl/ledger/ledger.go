@@ -28,6 +28,9 @@ type Config struct {
 	Reset bool
 	// Genesis applies only when a new chain is created.
 	Genesis GenesisOptions
+	// WarpSlot starts a new chain at this slot (the test validator's --warp-slot): its first block is at WarpSlot,
+	// following the genesis hash, and production goes on from there.
+	WarpSlot uint64
 	// SlotDuration is the time between slots (default 400 ms).
 	SlotDuration time.Duration
 	// FinalityDepth is how many slots a rooted slot trails the confirmed one (default 32; 0 is allowed only
@@ -287,7 +290,8 @@ func (l *Ledger) startChain(rec *slotRecord) error {
 	return l.restore(tip)
 }
 
-// createGenesis writes slot 0: the genesis accounts and the genesis block, which is rooted at once.
+// createGenesis writes slot 0 (or the warp slot): the genesis accounts and the genesis block, which is rooted at
+// once.
 func (l *Ledger) createGenesis() error {
 	g := l.Genesis
 	b := l.st.NewBatch()
@@ -298,26 +302,27 @@ func (l *Ledger) createGenesis() error {
 		indexTokenAccount(b, a.Pubkey, &runtime.Account{Lamports: a.Lamports, Owner: a.Owner, Data: a.Data})
 		capital += a.Lamports
 	}
+	warp := l.cfg.WarpSlot
 	info := &BlockInfo{
-		Slot:                0,
-		Blockhash:           blockhash(core.Hash(g.Hash), 0, nil),
+		Slot:                warp,
+		Blockhash:           blockhash(core.Hash(g.Hash), warp, nil),
 		PreviousBlockhash:   core.Hash(g.Hash),
 		BlockTime:           g.Config.CreationTime,
 		EpochStartTimestamp: g.Config.CreationTime,
 		Capitalization:      capital,
 	}
-	b.PutBlock(0, encodeBlock(info))
+	b.PutBlock(warp, encodeBlock(info))
 	b.SetMeta(metaGenesisHash, g.Hash[:])
-	b.SetMetaU64(metaTip, 0)
+	b.SetMetaU64(metaTip, warp)
 	if err := b.Commit(true); err != nil {
 		return err
 	}
 	if !l.cfg.StoreInMemory {
-		if err := writeSlotRecord(l.cfg.Dir, &slotRecord{Slot: 0, Hash: info.Blockhash, Genesis: core.Hash(g.Hash)}); err != nil {
+		if err := writeSlotRecord(l.cfg.Dir, &slotRecord{Slot: warp, Hash: info.Blockhash, Genesis: core.Hash(g.Hash)}); err != nil {
 			return err
 		}
 	}
-	l.replay([]*BlockInfo{info}, 0, false)
+	l.replay([]*BlockInfo{info}, warp, false)
 	return nil
 }
 
@@ -464,6 +469,8 @@ func (l *Ledger) replay(infos []*BlockInfo, tip uint64, restored bool) {
 	if tip > l.depth {
 		root = tip - l.depth
 	}
+	// A chain started at a warp slot has no block before it to root.
+	root = max(root, first)
 	for _, info := range infos {
 		if info.Slot > 0 {
 			l.slotHistory.Add(info.Slot)

@@ -75,6 +75,9 @@ type Config struct {
 	// StoreFS is the ledger store's file system (tests: a full disk); nil is the operating system's.
 	StoreFS vfs.FS
 
+	// WarpSlot starts a new chain at this slot (see ledger.Config).
+	WarpSlot uint64
+
 	// GossipPort is the UDP port held as the gossip address getClusterNodes lists (0: any free port).
 	GossipPort int
 	// ValidatorLog also writes the log, from the ledger's opening on, to <LedgerDir>/validator.log, as the test
@@ -127,7 +130,7 @@ func Start(cfg Config) (*Node, error) {
 	}
 	l, err := ledger.Open(ledger.Config{
 		Programs: runtime.NewRegistry(modules...),
-		Dir:      cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, SlotDuration: cfg.SlotDuration,
+		Dir:      cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, WarpSlot: cfg.WarpSlot, SlotDuration: cfg.SlotDuration,
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
 		AirdropPerTimeCap: cfg.AirdropPerTimeCap, AirdropTimeSlice: cfg.AirdropTimeSlice,
 		Logger: cfg.Logger, Now: cfg.Now, ExpectedGenesisHash: cfg.ExpectedGenesisHash, VerifyLedger: cfg.VerifyLedger,
