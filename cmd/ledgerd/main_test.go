@@ -142,9 +142,8 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 			t.Fatalf("balance of airdrop %d after SIGKILL = %d", i, bal.Value)
 		}
 	}
-	yes := true
 	st, err := c.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: sigs,
-		Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: &yes}})
+		Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

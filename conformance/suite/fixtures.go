@@ -336,12 +336,11 @@ func (e *Env) send(ctx context.Context, tx *core.Transaction) (string, error) {
 func (e *Env) waitFinalized(ctx context.Context, sig string) (uint64, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.waitTimeout)
 	defer cancel()
-	yes := true
 	last := "not seen"
 	for {
 		cctx, ccancel := e.withTimeout(ctx)
 		st, err := e.client.GetSignatureStatuses(cctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{sig},
-			Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: &yes}})
+			Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true}})
 		ccancel()
 		if err != nil {
 			return 0, fmt.Errorf("getSignatureStatuses: %w", err)

@@ -1575,9 +1575,9 @@ func (p GetSignaturesForAddressParams) MarshalJSON() ([]byte, error) {
 
 // GetSignatureStatusesParams are the positional params of getSignatureStatuses.
 type GetSignatureStatusesParams struct {
-	Signatures      []Signature // Transaction signatures to look up (at most 256).
-	Config          *GetSignatureStatusesConfig
-	signaturesBytes [][]byte // set by Validate
+	Signatures      []Signature                 // Transaction signatures to look up (at most 256).
+	Config          *GetSignatureStatusesConfig // As the reference's RpcSignatureStatusConfig, `searchTransactionHistory` has no default inside the object: `...
+	signaturesBytes [][]byte                    // set by Validate
 }
 
 // SignaturesBytes returns each key of signatures decoded from base 58 (64 bytes each): kept by Validate, which the dispatcher runs

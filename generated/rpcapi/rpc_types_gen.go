@@ -1081,12 +1081,15 @@ type GetRecentPerformanceSamplesResult = []PerfSample
 type GetRecentPrioritizationFeesResult = []RpcPrioritizationFee
 
 type GetSignatureStatusesConfig struct {
-	SearchTransactionHistory *bool `json:"searchTransactionHistory,omitempty"` // Also search the ledger history beyond the recent status cache. Default false.
+	SearchTransactionHistory bool `json:"searchTransactionHistory"` // Also search the ledger history beyond the recent status cache (false without the object).
 }
 
 func (v *GetSignatureStatusesConfig) UnmarshalJSON(data []byte) error {
 	type plain GetSignatureStatusesConfig
-	return decodeExact(data, (*plain)(v), v, "searchTransactionHistory")
+	if err := decodeExact(data, (*plain)(v), v, "searchTransactionHistory"); err != nil {
+		return err
+	}
+	return requireFields(data, "searchTransactionHistory")
 }
 
 type GetSignatureStatusesResult struct {

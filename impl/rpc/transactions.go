@@ -278,7 +278,7 @@ func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatur
 	if err != nil {
 		return out, err
 	}
-	search := p.Config != nil && p.Config.SearchTransactionHistory != nil && *p.Config.SearchTransactionHistory
+	search := p.Config != nil && p.Config.SearchTransactionHistory
 	slot := s.ledger.Bank(ledger.Processed).Slot
 	statuses, err := s.ledger.SignatureStatuses(sigs, search)
 	if err != nil {

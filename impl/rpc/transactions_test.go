@@ -134,7 +134,7 @@ func txStatus(t *testing.T, s *Server, sig string, history bool) *rpcapi.Signatu
 	t.Helper()
 	res, err := s.GetSignatureStatuses(context.Background(), &rpcapi.GetSignatureStatusesParams{
 		Signatures: []string{sig},
-		Config:     &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: &history},
+		Config:     &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: history},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -536,7 +536,7 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 
 	unknown := core.Signature{1}.String()
 	res, err := s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{unknown, sig},
-		Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: txPtr(true)}})
+		Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

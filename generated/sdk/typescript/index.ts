@@ -647,8 +647,8 @@ export type GetRecentPerformanceSamplesResult = PerfSample[];
 export type GetRecentPrioritizationFeesResult = RpcPrioritizationFee[];
 
 export interface GetSignatureStatusesConfig {
-  /** Also search the ledger history beyond the recent status cache. Default false. */
-  searchTransactionHistory?: boolean;
+  /** Also search the ledger history beyond the recent status cache (false without the object). */
+  searchTransactionHistory: boolean;
 }
 
 export interface GetSignatureStatusesResult {
@@ -2329,6 +2329,10 @@ export type GetSignaturesForAddressParams = [address: Pubkey, config?: GetSignat
  *
  * @param signatures Transaction signatures to look up (at most 256). (at most 256 items; else "Too many inputs
  * provided; max 256")
+ *
+ * @param config As the reference's RpcSignatureStatusConfig, `searchTransactionHistory` has no default inside
+ * the object: `{}` is -32602 ``Invalid params: missing field `searchTransactionHistory`.``; leave the object out
+ * instead.
  */
 export type GetSignatureStatusesParams = [signatures: Signature[], config?: GetSignatureStatusesConfig];
 
