@@ -40,7 +40,30 @@ var t22 = token.Program2022ID
 
 func t22More() []*scenario {
 	return []*scenario{t22NativeAndLamports(), t22Groups(), t22ScaledUiAmount(), t22Pausable(), t22PermissionedBurn(),
-		t22Batch(), t22TransferHookConfig(), t22TransferHookExecution(), t22Confidential()}
+		t22Batch(), t22TransferHookConfig(), t22TransferHookExecution(), t22Confidential(), t22OwnerChecks()}
+}
+
+// t22OwnerChecks runs the base instructions on accounts Token-2022 does not own, where 11.0.0 checks owners before
+// anything else (IncorrectProgramId rather than the error the data would give).
+func t22OwnerChecks() *scenario {
+	sc, b := newScenario("t22more/owner checks first")
+	A, B, M := alice.PublicKey(), bob.PublicKey(), mint1.PublicKey()
+	a1, a2 := acct1.PublicKey(), acct2.PublicKey()
+	b.ok("a mint and an account", append(createMint(t22, mint1, A, &A, 2), createAccount22(acct1, M, A, token.AccountSize)...),
+		payer, mint1, acct1)
+	b.ok("mint", ixs(token.MintTo(t22, M, a1, A, nil, 100)), alice)
+	b.fail("SetAuthority of a system account", ixs(token.SetAuthority(t22, A, &B, token.AuthorityMintTokens, A, nil)), alice)
+	b.fail("Transfer to a system account", ixs(token.Transfer(t22, a1, B, A, nil, 1)), alice)
+	b.fail("Transfer from a system account by someone else", ixs(token.Transfer(t22, B, a1, A, nil, 1)), alice)
+	b.fail("TransferChecked naming a system account as mint", ixs(token.TransferChecked(t22, a1, B, a2, A, nil, 1, 2)), alice)
+	b.fail("Approve of a system account", ixs(token.Approve(t22, A, B, A, nil, 1)), alice)
+	b.fail("ApproveChecked naming a system account as mint", ixs(token.ApproveChecked(t22, a1, B, B, A, nil, 1, 2)), alice)
+	b.fail("Revoke of a system account", ixs(token.Revoke(t22, A, A, nil)), alice)
+	b.fail("CloseAccount of a system account into itself", ixs(token.CloseAccount(t22, A, A, A, nil)), alice)
+	b.fail("FreezeAccount naming a system account as mint", ixs(token.FreezeAccount(t22, a1, B, A, nil)), alice)
+	b.fail("MintTo naming a system account as mint", ixs(token.MintTo(t22, B, a1, A, nil, 1)), alice)
+	b.fail("Burn of a system account", ixs(token.Burn(t22, A, M, A, nil, 1)), alice)
+	return sc
 }
 
 // createAccount22 creates a Token-2022 account of mint for owner, sized for the mint's required extensions.

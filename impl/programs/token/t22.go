@@ -526,6 +526,13 @@ func (e *exec) transfer2022(amount uint64, mode transferMode) error {
 	if err != nil {
 		return err
 	}
+	// 11.0.0 checks both token accounts' owner before reading either.
+	if err := e.checkOwnedByProgram(src); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(dst); err != nil {
+		return err
+	}
 	ss, err := unpackPod(src.mut(), kindAccount)
 	if err != nil {
 		return err
@@ -543,6 +550,9 @@ func (e *exec) transfer2022(amount uint64, mode transferMode) error {
 	var fee uint64
 	var pd, hook COption[core.Pubkey]
 	if mode.checked {
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
 		if source.Mint != mintRef.key {
 			return tokenErr(MintMismatch)
 		}
@@ -598,12 +608,6 @@ func (e *exec) transfer2022(amount uint64, mode transferMode) error {
 			}
 		}
 	} else if err := e.validateOwner(source.Owner, authIdx); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(src); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(dst); err != nil {
 		return err
 	}
 	if selfTransfer {
@@ -699,6 +703,10 @@ func (e *exec) approve2022(amount uint64, decimals *uint8) error {
 	if err != nil {
 		return err
 	}
+	// 11.0.0 checks the source's owner before taking the other accounts.
+	if err := e.checkOwnedByProgram(src); err != nil {
+		return err
+	}
 	next := 1
 	var mintRef *acctRef
 	if decimals != nil {
@@ -724,6 +732,9 @@ func (e *exec) approve2022(amount uint64, decimals *uint8) error {
 		return tokenErr(AccountFrozen)
 	}
 	if decimals != nil {
+		if err := e.checkOwnedByProgram(mintRef); err != nil {
+			return err
+		}
 		if source.Mint != mintRef.key {
 			return tokenErr(MintMismatch)
 		}
@@ -753,6 +764,9 @@ func (e *exec) revoke2022() error {
 	}
 	auth, err := e.acct(1)
 	if err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(src); err != nil {
 		return err
 	}
 	ss, err := unpackPod(src.mut(), kindAccount)
@@ -817,6 +831,9 @@ func (e *exec) setAuthority2022(typ AuthorityType, newAuthority COption[core.Pub
 		return err
 	}
 	if _, err := e.acct(1); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(target); err != nil {
 		return err
 	}
 	d := target.mut()
@@ -918,10 +935,13 @@ func (e *exec) mintTo2022(amount uint64, decimals *uint8) error {
 	if _, err := e.acct(2); err != nil {
 		return err
 	}
-	// The destination's owner is checked before its data (Token-2022 11.0.0: IncorrectProgramId for a closed
-	// account, not InvalidAccountData).
-	if dst.owner != Program2022ID {
-		return errIncorrectProgramID
+	// 11.0.0 checks the mint's and the destination's owner before reading either (IncorrectProgramId for a
+	// closed account, not InvalidAccountData).
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(dst); err != nil {
+		return err
 	}
 	ds, err := unpackPod(dst.mut(), kindAccount)
 	if err != nil {
@@ -959,12 +979,6 @@ func (e *exec) mintTo2022(amount uint64, decimals *uint8) error {
 		return tokenErr(FixedSupply)
 	}
 	if err := e.validateOwner(k, 2); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(mintRef); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(dst); err != nil {
 		return err
 	}
 	newAmount, err := addU64(dest.Amount, amount)
@@ -1125,6 +1139,9 @@ func (e *exec) closeAccount2022() error {
 	if _, err := e.acct(2); err != nil {
 		return err
 	}
+	if err := e.checkOwnedByProgram(src); err != nil {
+		return err
+	}
 	if src.key == dst.key {
 		return errInvalidAccountData
 	}
@@ -1187,6 +1204,12 @@ func (e *exec) toggleFreeze2022(freeze bool) error {
 		return err
 	}
 	if _, err := e.acct(2); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(src); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
 		return err
 	}
 	ss, err := unpackPod(src.mut(), kindAccount)
