@@ -95,8 +95,12 @@ var extensionInfo = [numExtensionTypes]struct {
 }
 
 // SupportedExtensions are the extensions ledgerd's Token-2022 initializes and enforces, in
-// type order (the README's list). Instructions that would create any other extension fail
-// as the program fails on an instruction it does not know.
+// type order: every extension but the confidential ones. Of those, the mints' configurations
+// (ConfidentialTransferMint, ConfidentialTransferFeeConfig, ConfidentialMintBurn) can be
+// initialized and updated, but the instructions that need the ZK ElGamal proof program
+// (configuring a confidential account, depositing, applying, transferring, withdrawing,
+// confidential mints and burns) fail as the program fails on an instruction it does not know,
+// so ConfidentialTransferAccount and ConfidentialTransferFeeAmount are never created.
 var SupportedExtensions = []ExtensionType{
 	ExtTransferFeeConfig, ExtTransferFeeAmount, ExtMintCloseAuthority, ExtDefaultAccountState,
 	ExtImmutableOwner, ExtMemoTransfer, ExtNonTransferable, ExtInterestBearingConfig, ExtCpiGuard,
