@@ -86,6 +86,11 @@ func FuzzPrograms(f *testing.F) {
 		token.WithdrawExcessLamports(a, b, o, nil),
 		token.UnwrapLamports(a, b, o, nil, nil),
 		token.CreateNativeMint(o),
+		token.InitializeConfidentialTransferMint(m, &o, true, nil),
+		token.ConfidentialCredits(a, o, nil, true, false),
+		token.ApproveConfidentialTransferAccount(a, m, o),
+		token.HarvestToMint(m, o, nil, true),
+		token.UpdateDecryptableSupply(m, o, nil, [36]byte{1}),
 	}
 	for i, ix := range seeds {
 		f.Add(ix.Data, []byte{1, 0, 0, 0, 7, 7, 7, 7, byte(i)}, uint64(i*977+12345))
@@ -176,5 +181,37 @@ func FuzzTransferHook(f *testing.F) {
 				t.Fatalf("panicked on %x: %s", validationData, l)
 			}
 		}
+	})
+}
+
+// FuzzParseInstruction feeds arbitrary instruction data and account lists to the jsonParsed instruction parser, which
+// must answer or refuse, never panic.
+func FuzzParseInstruction(f *testing.F) {
+	for _, d := range [][]byte{{27, 7}, {37, 2, 3}, {42, 3}, {46, 3}, {255, 1, 1, 3}, {26, 3, 2}, {121, 113, 108, 39, 54, 51, 0, 4}} {
+		f.Add(d, uint8(5))
+	}
+	// Confidential payloads of their exact sizes, proofs in instructions and in context state accounts.
+	for _, c := range []struct {
+		prefix []byte
+		size   int
+	}{{[]byte{27, 2}, 45}, {[]byte{27, 6}, 47}, {[]byte{27, 7}, 167}, {[]byte{27, 13}, 169}, {[]byte{37, 1}, 37},
+		{[]byte{37, 2}, 38}, {[]byte{42, 1}, 33}, {[]byte{42, 4}, 167}, {[]byte{46, 3}, 167}} {
+		for _, fill := range []byte{0, 1} {
+			d := append(append([]byte(nil), c.prefix...), make([]byte, c.size)...)
+			d[len(d)-1], d[len(d)-2] = fill, fill
+			f.Add(d, uint8(4+fill*5))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
+		keys := make([]core.Pubkey, 8)
+		for i := range keys {
+			keys[i] = key(byte(60 + i)).PublicKey()
+		}
+		accounts := make([]uint8, int(n%24))
+		for i := range accounts {
+			accounts[i] = uint8(i % len(keys))
+		}
+		_, _ = token.Modules[1].ParseInstruction.Parse(&runtime.InstructionView{ProgramID: token.Program2022ID, Accounts: accounts,
+			Data: data, Keys: keys})
 	})
 }
