@@ -314,6 +314,8 @@ type slotRecorder struct {
 
 	mu   sync.Mutex
 	next *slotRecord // the newest slot not yet written
+	// writeMu is held while the record file is written, so a revert's rewind is never overwritten by an older slot.
+	writeMu sync.Mutex
 
 	wake    chan struct{}
 	stop    chan struct{}
@@ -352,6 +354,8 @@ func (r *slotRecorder) run() {
 }
 
 func (r *slotRecorder) write() {
+	r.writeMu.Lock()
+	defer r.writeMu.Unlock()
 	r.mu.Lock()
 	rec := r.next
 	r.next = nil

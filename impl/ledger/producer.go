@@ -39,18 +39,20 @@ func (l *Ledger) run() {
 	for {
 		select {
 		case s := <-l.submit:
-			l.execute(s)
+			l.executeNext(s)
 			for n := 1; n < maxBatch; n++ {
 				select {
 				case s := <-l.submit:
-					l.execute(s)
+					l.executeNext(s)
 					continue
 				default:
 				}
 				break
 			}
+		case fn := <-l.dev.control:
+			fn()
 		case <-timer.C:
-			l.tick()
+			l.clockTick()
 			// Slots are paced against the ideal schedule, not the time the last freeze took; a producer that
 			// fell far behind (a suspended machine) starts afresh instead of producing a burst of slots.
 			l.nextTick = l.nextTick.Add(l.cfg.SlotDuration)
@@ -359,7 +361,7 @@ func (l *Ledger) commitFrozen() {
 	l.statusMu.Unlock()
 
 	if l.root > prevRoot && l.root > pruneLag {
-		if err := l.st.Root(l.root - pruneLag); err != nil {
+		if err := l.st.Root(l.pruneSlot(l.root - pruneLag)); err != nil {
 			// Pruning is retried at the next root; the fault says why it failed (logged once).
 			_ = l.fault.report(err)
 		}
