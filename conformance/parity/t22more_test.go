@@ -376,6 +376,23 @@ func t22TransferHookExecution() *scenario {
 		core.Readonly(memo1), core.Readonly(validation), core.Writable(B))), alice)
 	b.fail("a transfer whose extra PDA is of another amount", ixs(withExtra(token.TransferChecked(t22, a1, M, a2, A, nil, 11, 2),
 		core.Readonly(memo1), core.Readonly(validation), core.Writable(B), core.Readonly(pda), core.Readonly(A))), alice)
+	// Validation accounts the resolution cannot read: too short, another TLV entry only, then zeros, a count past the
+	// entry's metas, an entry running past the data, a list of partial metas.
+	exec := []byte{105, 37, 101, 197, 75, 251, 102, 26}
+	for i, data := range [][]byte{{1, 2, 3}, append([]byte{1, 2, 3, 4, 5, 6, 7, 8, 4, 0, 0, 0}, 0, 0, 0, 0),
+		append([]byte{1, 2, 3, 4, 5, 6, 7, 8, 4, 0, 0, 0}, make([]byte, 16)...), slices.Concat(exec, []byte{4, 0, 0, 0, 2, 0, 0, 0}),
+		slices.Concat(exec, []byte{39, 0, 0, 0, 1, 0, 0, 0, 9}), slices.Concat(exec, []byte{7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0})} {
+		mk := []core.Keypair{mint2, mint3, mint4, mint5, mint6, mint7}[i]
+		m := mk.PublicKey()
+		ac, ad := keypair(byte(70+i)), keypair(byte(60+i))
+		b.sc.accounts[token.ExtraAccountMetasAddress(m, memo1)] = runtime.Account{Lamports: rentFor(100), Owner: memo1,
+			RentEpoch: runtime.RentExemptRentEpoch, Data: data}
+		b.ok(fmt.Sprintf("hooked mint %d", i), slices.Concat(createMint2022(mk, A, nil, 2, 0, []token.ExtensionType{token.ExtTransferHook},
+			token.InitializePointer(token.ExtTransferHook, m, &A, &memo1)), createAccount22(ac, m, A, size), createAccount22(ad, m, B, size),
+			ixs(token.MintTo(t22, m, ac.PublicKey(), A, nil, 5))), payer, mk, ac, ad, alice)
+		b.fail(fmt.Sprintf("a transfer whose validation account is malformed (%d)", i), ixs(withExtra(token.TransferChecked(t22,
+			ac.PublicKey(), m, ad.PublicKey(), A, nil, 1, 2), core.Readonly(memo1), core.Readonly(token.ExtraAccountMetasAddress(m, memo1)))), alice)
+	}
 	b.ok("Update the hook to none", ixs(token.UpdatePointer(token.ExtTransferHook, M, A, nil, nil)), alice)
 	b.ok("the transfer without a hook", ixs(token.TransferChecked(t22, a1, M, a2, A, nil, 10, 2)), alice)
 	return sc

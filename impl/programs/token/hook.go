@@ -143,38 +143,69 @@ type extraAccountMeta struct {
 
 const extraAccountMetaLen = 1 + 32 + 1 + 1
 
-// extraAccountMetas reads the Execute entry of a validation account: TLV entries of an 8-byte
-// discriminator, a u32 length and the value; the value a u32 count and the metas.
+// tlvTypeNotFound is spl-type-length-value's TypeNotFound; listTooSmall is spl-list-view's
+// BufferTooSmall (a list longer than its entry).
+var (
+	tlvTypeNotFound = runtime.CustomError(1_202_666_432)
+	listTooSmall    = runtime.CustomError(1)
+)
+
+// extraAccountMetas reads the Execute entry of a validation account as ExtraAccountMetaList
+// does: the TLV area (entries of an 8-byte discriminator, a u32 length and the value, ended by
+// the data or by a zero discriminator) must be well formed, the Execute entry is the first with
+// its discriminator, and its value is a u32 count and whole metas, the count within them.
 func extraAccountMetas(data []byte) ([]extraAccountMeta, error) {
-	for off := 0; off+12 <= len(data); {
-		disc := data[off : off+8]
-		n := int(binary.LittleEndian.Uint32(data[off+8:]))
-		start := off + 12
-		if start+n > len(data) || start+n < start {
-			return nil, errInvalidAccountData
-		}
-		if bytes.Equal(disc, executeDiscriminator) {
-			v := data[start : start+n]
-			if len(v) < 4 {
+	for start := 0; start < len(data); { // TlvStateBorrowed::unpack
+		if len(data) < start+8 {
+			if !isZero(data[start:]) {
 				return nil, errInvalidAccountData
 			}
-			count := int(binary.LittleEndian.Uint32(v))
-			if count < 0 || 4+count*extraAccountMetaLen > len(v) {
-				return nil, errInvalidAccountData
-			}
-			out := make([]extraAccountMeta, count)
-			for i := range out {
-				b := v[4+i*extraAccountMetaLen:]
-				out[i] = extraAccountMeta{discriminator: b[0], config: [32]byte(b[1:33]), signer: b[33] != 0, isWritable: b[34] != 0}
-			}
-			return out, nil
-		}
-		if isZero(disc) {
 			break
 		}
-		off = start + n
+		if isZero(data[start : start+8]) {
+			break
+		}
+		if len(data) < start+12 {
+			return nil, errInvalidAccountData
+		}
+		end := start + 12 + int(binary.LittleEndian.Uint32(data[start+8:]))
+		if end > len(data) || end < start {
+			return nil, errInvalidAccountData
+		}
+		start = end
 	}
-	return nil, errInvalidAccountData
+	var v []byte
+	for start := 0; ; { // get_first_bytes
+		if start >= len(data) || len(data) < start+12 {
+			return nil, errInvalidAccountData
+		}
+		disc := data[start : start+8]
+		end := start + 12 + int(binary.LittleEndian.Uint32(data[start+8:]))
+		if bytes.Equal(disc, executeDiscriminator) {
+			v = data[start+12 : end]
+			break
+		}
+		if isZero(disc) {
+			return nil, tlvTypeNotFound
+		}
+		start = end
+	}
+	if len(v) < 4 {
+		return nil, listTooSmall
+	}
+	if (len(v)-4)%extraAccountMetaLen != 0 {
+		return nil, errInvalidArgument
+	}
+	count := uint64(binary.LittleEndian.Uint32(v))
+	if count > uint64((len(v)-4)/extraAccountMetaLen) {
+		return nil, listTooSmall
+	}
+	out := make([]extraAccountMeta, count)
+	for i := range out {
+		b := v[4+i*extraAccountMetaLen:]
+		out[i] = extraAccountMeta{discriminator: b[0], config: [32]byte(b[1:33]), signer: b[33] != 0, isWritable: b[34] != 0}
+	}
+	return out, nil
 }
 
 // resolveExtraMeta is ExtraAccountMeta::resolve against the Execute instruction built so far
