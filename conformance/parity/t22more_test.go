@@ -554,3 +554,38 @@ func t22LogLines(logs []string) []string {
 func jsonEqualT22(a, b string) bool {
 	return strings.Join(strings.Fields(a), "") == strings.Join(strings.Fields(b), "")
 }
+
+// TestToken2022HookIntoELF runs the transfer hook scenario with ledgerd's native Token-2022 invoking the real Memo
+// 1.0.0 build in ledgerd's VM as the hook program, against LiteSVM running both real builds: the native program's
+// invocation of a deployed sBPF hook gives the same outcome, accounts and log lines.
+func TestToken2022HookIntoELF(t *testing.T) {
+	progs := realelf.Programs(t)
+	oracle := realelf.LiteSVM(t)
+	sc := t22TransferHookExecution()
+	reg, accounts := elfSide(progs, []realelf.Name{realelf.Memo1})
+	got := runWith(t, sc, reg, accounts)
+	o := realelf.Scenario{Name: sc.name, Programs: []realelf.Program{progs[realelf.Token2022], progs[realelf.Memo1]},
+		UnixTimestamp: unixTimestamp}
+	for _, k := range sortedKeys(sc.accounts) {
+		a := sc.accounts[k]
+		o.Accounts = append(o.Accounts, realelf.Account{Address: k, Exists: true, Lamports: a.Lamports, Owner: a.Owner,
+			Executable: a.Executable, Data: a.Data})
+	}
+	for j, st := range sc.steps {
+		slot := st.slot
+		o.Steps = append(o.Steps, realelf.Step{Name: st.name, Tx: st.tx, Slot: &slot, Watch: got[j].watch})
+	}
+	lite := oracle.Run(o)[0]
+	invoked := 0
+	for j, st := range sc.steps {
+		for _, d := range compareT22(got[j], lite[j]) {
+			t.Errorf("%s: %s", st.name, d)
+		}
+		if slices.Contains(got[j].logs, "Program "+core.MemoV1ProgramID.String()+" invoke [2]") {
+			invoked++
+		}
+	}
+	if invoked < 2 {
+		t.Errorf("the hook program ran in %d steps, want at least 2", invoked)
+	}
+}
