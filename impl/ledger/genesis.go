@@ -5,10 +5,12 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -46,6 +48,31 @@ type GenesisConfig struct {
 	VoteCommission uint8  `json:"voteCommission"`
 	// Inflation is the governor of the chain's inflation.
 	Inflation Inflation `json:"inflation"`
+	// Rent is the chain's Rent sysvar. Chains created before it was recorded have none and keep the classic
+	// rent (3480 lamports per byte-year, threshold 2), which asks the same minimum balances.
+	Rent *GenesisRent `json:"rent,omitempty"`
+}
+
+// GenesisRent is the Rent sysvar a chain starts with.
+type GenesisRent struct {
+	LamportsPerByteYear uint64  `json:"lamportsPerByteYear"`
+	ExemptionThreshold  float64 `json:"exemptionThreshold"`
+	BurnPercent         uint8   `json:"burnPercent"`
+}
+
+// ReferenceRent is the rent the reference's genesis has since SIMD-0194 (solana-rent 4's default): 6960 lamports
+// per byte and a threshold of 1, which asks the same minimum balances as the former 3480 per byte-year over two
+// years. Programs that read the sysvar's fields see the difference.
+var ReferenceRent = GenesisRent{LamportsPerByteYear: 2 * sysvar.DefaultLamportsPerByteYear, ExemptionThreshold: 1,
+	BurnPercent: sysvar.DefaultRentBurnPercent}
+
+// SysvarRent is the chain's rent as the Rent sysvar holds it.
+func (c *GenesisConfig) SysvarRent() sysvar.Rent {
+	if c.Rent == nil {
+		return sysvar.DefaultRent()
+	}
+	return sysvar.Rent{LamportsPerByteYear: c.Rent.LamportsPerByteYear, ExemptionThreshold: c.Rent.ExemptionThreshold,
+		BurnPercent: c.Rent.BurnPercent}
 }
 
 // GenesisAccount is an account the chain starts with besides the builtin ones (the --account flag).
@@ -79,7 +106,22 @@ const (
 	IdentityLamports = 500 * LamportsPerSOL
 	// BootstrapStakeLamports are delegated to the validator's vote account at genesis.
 	BootstrapStakeLamports = 500_000 * LamportsPerSOL
+	// The reference's genesis writes SPL Token's wrapped-SOL mint with one SOL and rent epoch 1 (Token-2022's is
+	// not in its genesis: CreateNativeMint makes it).
+	NativeMintLamports  = LamportsPerSOL
+	NativeMintRentEpoch = 1
 )
+
+// stakeConfigAccount is the stake program's config account as the reference's genesis adds it: a config-program
+// account with no keys, then the default StakeConfig (warmup/cooldown rate 0.25, slash penalty 12), holding the
+// rent-exempt minimum, rent epoch 0.
+func stakeConfigAccount(rent *sysvar.Rent) GenesisAccount {
+	data := []byte{0} // ConfigKeys: a short-vec of no keys
+	data = binary.LittleEndian.AppendUint64(data, math.Float64bits(0.25))
+	data = append(data, 12)
+	return GenesisAccount{Pubkey: core.StakeConfigID, Lamports: max(rent.MinimumBalance(uint64(len(data))), 1),
+		Owner: core.ConfigProgramID, Data: data}
+}
 
 // seeded derives a keypair from a given one and a label, so that a reproducible genesis (tests) also has
 // reproducible vote and stake accounts; nil without a given keypair.
@@ -154,7 +196,9 @@ func OpenGenesis(dir string, reset bool, opts GenesisOptions) (*Genesis, error) 
 			StakeAccount:   g.Stake.PublicKey().String(),
 			StakeLamports:  BootstrapStakeLamports,
 			Inflation:      DefaultInflation(),
+			Rent:           new(GenesisRent),
 		}
+		*g.Config.Rent = ReferenceRent
 		if _, err := sysvar.NewEpochSchedule(g.Config.SlotsPerEpoch, g.Config.SlotsPerEpoch, g.Config.Warmup); err != nil {
 			return nil, err
 		}

@@ -1,11 +1,16 @@
 package ledger
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/stake"
+	"ledgerd/impl/programs/token"
+	"ledgerd/impl/programs/vote"
+	"ledgerd/impl/runtime"
 )
 
 func TestGenesisAccountsAndHash(t *testing.T) {
@@ -105,4 +110,104 @@ func TestFeesPaidToLeader(t *testing.T) {
 	if after := balance(l, Confirmed, l.Genesis.Identity.PublicKey()); after < before+2500 {
 		t.Fatalf("leader balance %d -> %d", before, after)
 	}
+}
+
+// A new chain holds what the reference's test validator writes into its genesis: SPL Token's wrapped-SOL mint
+// with one SOL and rent epoch 1 (and no Token-2022 one), the stake config account, the rent of SIMD-0194, the
+// vote account as its own voter and withdrawer, program data with the zero address as upgrade authority. The
+// node's own accounts replace configured ones at the same address, as the reference's genesis does, while
+// configured accounts replace the programs' builds.
+func TestGenesisAsTheReferenceMakesIt(t *testing.T) {
+	stale := GenesisAccount{Pubkey: core.StakeConfigID, Lamports: 5, Owner: core.ConfigProgramID, Data: []byte{9, 9}}
+	mint := GenesisAccount{Pubkey: core.NativeMintID, Lamports: 7, Owner: core.TokenProgramID, Data: make([]byte, 82)}
+	memo := GenesisAccount{Pubkey: core.MemoProgramID, Lamports: 11, Owner: core.BPFLoaderProgramID, Executable: true,
+		Data: []byte("a build")}
+	l, err := Open(Config{Dir: t.TempDir(), Paused: true, Genesis: GenesisOptions{Accounts: []GenesisAccount{stale, mint, memo}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	bank := l.Bank(Finalized)
+	get := func(k core.Pubkey) runtime.Account {
+		t.Helper()
+		a, ok := bank.GetAccount(k)
+		if !ok {
+			t.Fatalf("%s: missing", k)
+		}
+		return a
+	}
+
+	if a := get(core.NativeMintID); a.Lamports != LamportsPerSOL || a.RentEpoch != 1 || a.Owner != core.TokenProgramID ||
+		!bytes.Equal(a.Data, token.NativeMintData()) {
+		t.Errorf("native mint = %d lamports, rent epoch %d, owner %s, data % x", a.Lamports, a.RentEpoch, a.Owner, a.Data)
+	}
+	if _, ok := bank.GetAccount(core.NativeMint2022ID); ok {
+		t.Error("Token-2022's native mint is in genesis; the reference's CreateNativeMint makes it")
+	}
+
+	cfg := get(core.StakeConfigID)
+	wantCfg := []byte{0, 0, 0, 0, 0, 0, 0, 0xd0, 0x3f, 12} // no keys, 0.25, 12
+	if cfg.Owner != core.ConfigProgramID || !bytes.Equal(cfg.Data, wantCfg) || cfg.Lamports != (128+10)*6960 ||
+		cfg.RentEpoch != 0 || cfg.Executable {
+		t.Errorf("stake config = %+v, want %x with %d lamports", cfg, wantCfg, (128+10)*6960)
+	}
+	if a := get(core.MemoProgramID); a.Lamports != 11 || string(a.Data) != "a build" {
+		t.Errorf("a configured program account lost to the module's: %+v", a)
+	}
+
+	rent := l.Rent()
+	if rent.LamportsPerByteYear != 6960 || rent.ExemptionThreshold != 1 || rent.BurnPercent != 50 {
+		t.Errorf("rent = %+v, want 6960 per byte, threshold 1", rent)
+	}
+	if got := rent.MinimumBalance(165); got != 2_039_280 {
+		t.Errorf("minimum balance of 165 bytes = %d, want 2039280 as before", got)
+	}
+	if d := get(core.SysvarRentID).Data; !bytes.Equal(d[:8], []byte{0x30, 0x1b, 0, 0, 0, 0, 0, 0}) {
+		t.Errorf("Rent sysvar data % x, want 6960 first", d)
+	}
+
+	st, err := vote.Decode(get(l.VoteAccount()).Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	voter, _ := st.AuthorizedVoter(0)
+	if voter != l.VoteAccount() || st.AuthorizedWithdrawer != l.VoteAccount() || st.NodePubkey != l.Genesis.Identity.PublicKey() {
+		t.Errorf("vote account voter %s, withdrawer %s, node %s; want the vote account twice, then the identity",
+			voter, st.AuthorizedWithdrawer, st.NodePubkey)
+	}
+
+	sa, err := stake.Decode(get(l.StakeAccount()).Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := sa.Meta.Authorized; a.Staker != l.StakeAccount() || a.Withdrawer != l.StakeAccount() {
+		t.Errorf("bootstrap stake authorities %+v, want the stake account itself", a)
+	}
+
+	dataAddr, _, err := core.FindProgramAddress([][]byte{core.Token2022ProgramID[:]}, core.BPFLoaderUpgradeableProgramID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := get(dataAddr).Data
+	want := append([]byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, make([]byte, 32)...)
+	if len(pd) < len(want) || !bytes.Equal(pd[:len(want)], want) {
+		t.Errorf("Token-2022 program data header % x, want % x", pd, want)
+	}
+}
+
+// The node votes with its vote account's keypair, the vote account being its own voter: its votes land.
+func TestNodeVotesAsItsVoteAccount(t *testing.T) {
+	l := openTest(t, t.TempDir(), 2)
+	waitFor(t, "a landed vote", func() bool {
+		a, ok := l.Bank(Confirmed).GetAccount(l.VoteAccount())
+		if !ok {
+			return false
+		}
+		st, err := vote.Decode(a.Data)
+		if err != nil {
+			return false
+		}
+		_, voted := st.LastVotedSlot()
+		return voted
+	})
 }

@@ -59,8 +59,6 @@ type Config struct {
 	ExpectedGenesisHash *[32]byte
 	// VerifyLedger reads the whole store before serving, checking every table's checksums (--verify-ledger).
 	VerifyLedger bool
-	// BlockProduction is when slots end (modes.go); the zero value is on the clock.
-	BlockProduction BlockProduction
 }
 
 // Defaults.
@@ -164,8 +162,6 @@ type Ledger struct {
 	tower *vote.State
 
 	recorder *slotRecorder // nil with StoreInMemory
-
-	dev devState // block production controls, time travel and snapshots (modes.go, revert.go)
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots (unless cfg.Paused).
@@ -237,10 +233,10 @@ func Open(cfg Config) (*Ledger, error) {
 		stop:        make(chan struct{}),
 		stopped:     make(chan struct{}),
 		perf:        newPerfSampler(),
-		dev:         newDevState(),
 	}
 	l.baseEnv = runtime.DefaultEnv(core.Hash{}, cfg.Programs)
 	l.baseEnv.EpochSchedule = schedule
+	l.baseEnv.Rent = g.Config.SysvarRent()
 	last := sysvar.LastRestartSlot{}
 	rewards := sysvar.EpochRewards{}
 	l.baseEnv.SysvarData = map[core.Pubkey][]byte{
@@ -331,8 +327,10 @@ func (l *Ledger) createGenesis() error {
 	return nil
 }
 
-// genesisAccounts lists the accounts of a new chain: the faucet, the identity, the accounts of the program modules,
-// and the configured ones (which win over the others at the same address).
+// genesisAccounts lists the accounts of a new chain in the reference's order of precedence: the accounts of the
+// program modules, then the configured ones (--account, --bpf-program), which replace them, then the node's own
+// (faucet, identity, vote and stake accounts, SPL Token's wrapped-SOL mint, the stake config), which the reference
+// writes over any configured account at the same address.
 func genesisAccounts(g *Genesis, rent *sysvar.Rent, modules []runtime.Module) []GenesisAccount {
 	byKey := map[core.Pubkey]GenesisAccount{}
 	var order []core.Pubkey
@@ -342,27 +340,22 @@ func genesisAccounts(g *Genesis, rent *sysvar.Rent, modules []runtime.Module) []
 		}
 		byKey[a.Pubkey] = a
 	}
-	add(GenesisAccount{Pubkey: g.Faucet.PublicKey(), Lamports: g.Config.FaucetLamports, Owner: core.SystemProgramID,
-		RentEpoch: runtime.RentExemptRentEpoch})
-	add(GenesisAccount{Pubkey: g.Identity.PublicKey(), Lamports: IdentityLamports, Owner: core.SystemProgramID,
-		RentEpoch: runtime.RentExemptRentEpoch})
 	for _, a := range programAccounts(modules, rent) {
-		add(a)
-	}
-	// The wrapped-SOL mints of both token programs.
-	for _, m := range []struct{ id, program core.Pubkey }{
-		{core.NativeMintID, core.TokenProgramID}, {core.NativeMint2022ID, core.Token2022ProgramID},
-	} {
-		data := token.NativeMintData()
-		add(GenesisAccount{Pubkey: m.id, Lamports: rent.MinimumBalance(uint64(len(data))), Owner: m.program,
-			RentEpoch: runtime.RentExemptRentEpoch, Data: data})
-	}
-	for _, a := range validatorAccounts(g, rent) {
 		add(a)
 	}
 	for _, a := range g.Config.Accounts {
 		add(a)
 	}
+	add(GenesisAccount{Pubkey: g.Faucet.PublicKey(), Lamports: g.Config.FaucetLamports, Owner: core.SystemProgramID,
+		RentEpoch: runtime.RentExemptRentEpoch})
+	add(GenesisAccount{Pubkey: g.Identity.PublicKey(), Lamports: IdentityLamports, Owner: core.SystemProgramID,
+		RentEpoch: runtime.RentExemptRentEpoch})
+	for _, a := range validatorAccounts(g, rent) {
+		add(a)
+	}
+	add(GenesisAccount{Pubkey: core.NativeMintID, Lamports: NativeMintLamports, Owner: core.TokenProgramID,
+		RentEpoch: NativeMintRentEpoch, Data: token.NativeMintData()})
+	add(stakeConfigAccount(rent))
 	out := make([]GenesisAccount, len(order))
 	for i, k := range order {
 		out[i] = byKey[k]
@@ -400,7 +393,8 @@ const (
 )
 
 // upgradeableProgram returns the program account and program-data account of a program of the upgradeable
-// loader, deployed at slot 0 without an upgrade authority.
+// loader, deployed at slot 0 with the zero address as upgrade authority, as the reference's program binaries lay
+// out the programs its genesis deploys (no one can sign for that address).
 func upgradeableProgram(id core.Pubkey, rent *sysvar.Rent) []GenesisAccount {
 	dataAddr, _, err := core.FindProgramAddress([][]byte{id[:]}, core.BPFLoaderUpgradeableProgramID)
 	if err != nil {
@@ -410,7 +404,8 @@ func upgradeableProgram(id core.Pubkey, rent *sysvar.Rent) []GenesisAccount {
 	program = append(program, dataAddr[:]...)
 	programData := binary.LittleEndian.AppendUint32(nil, upgradeableProgramDataTag)
 	programData = binary.LittleEndian.AppendUint64(programData, 0) // deployment slot
-	programData = append(programData, 0)                           // no upgrade authority
+	programData = append(programData, 1)                           // Some(upgrade authority)
+	programData = append(programData, make([]byte, 32)...)         // the zero address
 	return []GenesisAccount{
 		{Pubkey: id, Lamports: rent.MinimumBalance(uint64(len(program))), Owner: core.BPFLoaderUpgradeableProgramID,
 			Executable: true, RentEpoch: runtime.RentExemptRentEpoch, Data: program},
@@ -546,7 +541,7 @@ func (l *Ledger) clock(slot uint64, unix, epochStart int64) sysvar.Clock {
 // Only the producer (or Open) calls it.
 func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 	slot := parent.Slot + 1
-	now := l.blockTime()
+	now := l.cfg.Now().Unix()
 	if now < parent.BlockTime {
 		now = parent.BlockTime // block times never go backwards
 	}

@@ -23,10 +23,13 @@ var newRateActivationEpoch = stake.PerpetualNewRateActivationEpoch
 // validatorAccounts are the vote account and bootstrap stake account of a new chain.
 func validatorAccounts(g *Genesis, rent *sysvar.Rent) []GenesisAccount {
 	id, votePK := g.Identity.PublicKey(), g.Vote.PublicKey()
-	voteAcct := vote.NewAccount(vote.VoteInit{NodePubkey: id, AuthorizedVoter: id, AuthorizedWithdrawer: id,
+	// As the reference's genesis, the vote account is its own voter and withdrawer; the node signs its votes with
+	// the vote account's keypair.
+	voteAcct := vote.NewAccount(vote.VoteInit{NodePubkey: id, AuthorizedVoter: votePK, AuthorizedWithdrawer: votePK,
 		Commission: g.Config.VoteCommission}, 0, vote.RentExemptReserve(*rent))
 	state, _ := vote.Decode(voteAcct.Data)
-	stakeAcct := stake.NewBootstrapAccount(id, votePK, state, *rent, g.Config.StakeLamports)
+	// The bootstrap stake account is its own staker and withdrawer, as the reference's genesis makes it.
+	stakeAcct := stake.NewBootstrapAccount(g.Stake.PublicKey(), votePK, state, *rent, g.Config.StakeLamports)
 	out := []GenesisAccount{
 		{Pubkey: votePK, Lamports: voteAcct.Lamports, Owner: voteAcct.Owner, RentEpoch: voteAcct.RentEpoch, Data: voteAcct.Data},
 	}
@@ -72,12 +75,18 @@ func (l *Ledger) castVote(voted *Bank) {
 	}
 	l.tower.ProcessNextVoteSlot(voted.Slot, voted.Epoch, voted.Slot)
 	ts := voted.BlockTime
-	ix, err := vote.TowerSyncIx(l.VoteAccount(), l.Genesis.Identity.PublicKey(), vote.TowerSyncFrom(l.tower, voted.Hash, voted.Hash, &ts))
+	// The voter is the vote account itself on chains made as the reference makes them, the identity on older
+	// ledgers of this node.
+	voter, signers := l.Genesis.Identity.PublicKey(), []core.Keypair{l.Genesis.Identity}
+	if k, ok := l.tower.AuthorizedVoter(voted.Epoch); ok && k == l.VoteAccount() {
+		voter, signers = k, append(signers, l.Genesis.Vote)
+	}
+	ix, err := vote.TowerSyncIx(l.VoteAccount(), voter, vote.TowerSyncFrom(l.tower, voted.Hash, voted.Hash, &ts))
 	if err != nil {
 		l.log.Warn("building the vote failed", "slot", voted.Slot, "err", err)
 		return
 	}
-	tx, err := core.NewTransaction(l.Genesis.Identity.PublicKey(), []core.Instruction{ix}, voted.Hash, l.Genesis.Identity)
+	tx, err := core.NewTransaction(l.Genesis.Identity.PublicKey(), []core.Instruction{ix}, voted.Hash, signers...)
 	if err != nil {
 		l.log.Warn("signing the vote failed", "slot", voted.Slot, "err", err)
 		return

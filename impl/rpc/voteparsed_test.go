@@ -27,12 +27,12 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 	ctx := context.Background()
 	keys := strings.NewReplacer("$ID", g.Identity.PublicKey().String(), "$VOTE", g.Vote.PublicKey().String(),
 		"$STAKE", g.Stake.PublicKey().String())
-	voteData := keys.Replace(`{"program":"vote","parsed":{"info":{"authorizedVoters":[{"authorizedVoter":"$ID","epoch":0}],` +
-		`"authorizedWithdrawer":"$ID","commission":0,"epochCredits":[],"lastTimestamp":{"slot":0,"timestamp":0},` +
+	voteData := keys.Replace(`{"program":"vote","parsed":{"info":{"authorizedVoters":[{"authorizedVoter":"$VOTE","epoch":0}],` +
+		`"authorizedWithdrawer":"$VOTE","commission":0,"epochCredits":[],"lastTimestamp":{"slot":0,"timestamp":0},` +
 		`"nodePubkey":"$ID","priorVoters":[],"rootSlot":null,"votes":[]},"type":"vote"},"space":3762}`)
 	voteAccount := `{"lamports":27074400,"owner":"Vote111111111111111111111111111111111111111","data":` + voteData +
 		`,"executable":false,"rentEpoch":18446744073709551615,"space":3762}`
-	stakeData := keys.Replace(`{"program":"stake","parsed":{"info":{"meta":{"authorized":{"staker":"$ID","withdrawer":"$ID"},` +
+	stakeData := keys.Replace(`{"program":"stake","parsed":{"info":{"meta":{"authorized":{"staker":"$STAKE","withdrawer":"$STAKE"},` +
 		`"lockup":{"custodian":"11111111111111111111111111111111","epoch":0,"unixTimestamp":0},"rentExemptReserve":"2282880"},` +
 		`"stake":{"creditsObserved":0,"delegation":{"activationEpoch":"18446744073709551615",` +
 		`"deactivationEpoch":"18446744073709551615","stake":"499999997717120","voter":"$VOTE","warmupCooldownRate":0.25}}},` +
