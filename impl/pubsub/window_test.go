@@ -35,6 +35,9 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 		if ev.Kind != ledger.TxProcessed || ev.Tx.Signature() != sig {
 			return
 		}
+		if _, confirmed, _ := l.Slots(); confirmed >= ev.Slot {
+			t.Errorf("slot %d froze before the subscriptions were made: not the window under test", ev.Slot)
+		}
 		sigID, err := h.Signature(late, &rpcapi.SignatureSubscribeParams{Signature: sig.String(),
 			Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr("processed")}})
 		if err != nil {
@@ -55,9 +58,6 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 		t.Fatalf("transfer: %v %v", err, ex)
 	}
 	got := <-made
-	if _, confirmed, _ := l.Slots(); confirmed >= ex.Slot {
-		t.Fatalf("slot %d froze before the subscriptions were made: not the window under test", ex.Slot)
-	}
 
 	n := late.wait(t, "signatureNotification", got.sig, nil)
 	var sn rpcapi.SignatureNotification
