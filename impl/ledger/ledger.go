@@ -59,6 +59,8 @@ type Config struct {
 	ExpectedGenesisHash *[32]byte
 	// VerifyLedger reads the whole store before serving, checking every table's checksums (--verify-ledger).
 	VerifyLedger bool
+	// BlockProduction is when slots end (modes.go); the zero value is on the clock.
+	BlockProduction BlockProduction
 }
 
 // Defaults.
@@ -162,6 +164,8 @@ type Ledger struct {
 	tower *vote.State
 
 	recorder *slotRecorder // nil with StoreInMemory
+
+	dev devState // block production controls, time travel and snapshots (modes.go, revert.go)
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots (unless cfg.Paused).
@@ -233,6 +237,7 @@ func Open(cfg Config) (*Ledger, error) {
 		stop:        make(chan struct{}),
 		stopped:     make(chan struct{}),
 		perf:        newPerfSampler(),
+		dev:         newDevState(),
 	}
 	l.baseEnv = runtime.DefaultEnv(core.Hash{}, cfg.Programs)
 	l.baseEnv.EpochSchedule = schedule
@@ -541,7 +546,7 @@ func (l *Ledger) clock(slot uint64, unix, epochStart int64) sysvar.Clock {
 // Only the producer (or Open) calls it.
 func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 	slot := parent.Slot + 1
-	now := l.cfg.Now().Unix()
+	now := l.blockTime()
 	if now < parent.BlockTime {
 		now = parent.BlockTime // block times never go backwards
 	}
