@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"strconv"
+	"sync"
 
 	"ledgerd/impl/core"
 )
@@ -88,12 +89,19 @@ type Registry struct {
 	modules  []Module
 	index    map[core.Pubkey]int // position in modules
 	programs map[core.Pubkey]*registered
+	// deployed holds the entries of deployed programs run so far (deployedKey -> *registered), so
+	// their log lines are built once rather than on every call. It grows with the programs
+	// deployed on chain, each of which costs its deployer rent, and is emptied by Add.
+	deployed *sync.Map
 }
+
+// deployedKey is a deployed program by its id and the loader that owns it.
+type deployedKey struct{ id, owner core.Pubkey }
 
 // NewRegistry returns a registry of mods, in that order. Two modules with one id are a
 // programming error: it panics.
 func NewRegistry(mods ...Module) *Registry {
-	r := &Registry{index: make(map[core.Pubkey]int), programs: make(map[core.Pubkey]*registered)}
+	r := &Registry{index: make(map[core.Pubkey]int), programs: make(map[core.Pubkey]*registered), deployed: new(sync.Map)}
 	for _, m := range mods {
 		if _, dup := r.index[m.ID]; dup {
 			panic(fmt.Sprintf("runtime: two modules for program %s", m.ID))
@@ -119,6 +127,7 @@ func (r *Registry) add(m Module) {
 		r.modules = append(r.modules, m)
 	}
 	delete(r.programs, m.ID)
+	r.deployed = new(sync.Map) // a replaced loader module runs its programs from now on
 	if m.Program != nil {
 		kind := m.Kind
 		if kind == Loader {
@@ -190,9 +199,14 @@ func (r *Registry) runnerOf(id, owner core.Pubkey) (*registered, bool) {
 	if e, ok := r.programs[id]; ok {
 		return e, true
 	}
+	key := deployedKey{id, owner}
+	if e, ok := r.deployed.Load(key); ok {
+		return e.(*registered), true
+	}
 	m, ok := r.Module(owner)
 	if !ok || m.Kind != Loader || m.Program == nil {
 		return nil, false
 	}
-	return newRegistered(id, m.Program, Deployed), true
+	e, _ := r.deployed.LoadOrStore(key, newRegistered(id, m.Program, Deployed))
+	return e.(*registered), true
 }
