@@ -29,7 +29,7 @@
 //   - Parsers return trees of map[string]any, so keys come out sorted as the reference's
 //     serde_json::Value (a BTreeMap) sorts them ("info" before "type"). Amounts that could
 //     exceed 2^53 are decimal strings where the reference makes them strings
-//     (lamportsPerSignature, lamportsPerByteYear, the epoch-rewards totals), and floats are
+//     (lamportsPerSignature, lamportsPerByte, the epoch-rewards totals), and floats are
 //     written as serde_json writes them (2.0, not 2): see rpcapi.Float.
 //   - The nonce parser rejects an uninitialized nonce, as the reference does since it stopped
 //     reading any zeroed system account of the right size as a nonce: such accounts fall back

@@ -35,7 +35,7 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 	stakeData := keys.Replace(`{"program":"stake","parsed":{"info":{"meta":{"authorized":{"staker":"$STAKE","withdrawer":"$STAKE"},` +
 		`"lockup":{"custodian":"11111111111111111111111111111111","epoch":0,"unixTimestamp":0},"rentExemptReserve":"2282880"},` +
 		`"stake":{"creditsObserved":0,"delegation":{"activationEpoch":"18446744073709551615",` +
-		`"deactivationEpoch":"18446744073709551615","stake":"499999997717120","voter":"$VOTE","warmupCooldownRate":0.25}}},` +
+		`"deactivationEpoch":"18446744073709551615","stake":"499999997717120","voter":"$VOTE"}}},` +
 		`"type":"delegated"},"space":200}`)
 	stakeAccount := `{"lamports":500000000000000,"owner":"Stake11111111111111111111111111111111111111","data":` + stakeData +
 		`,"executable":false,"rentEpoch":18446744073709551615,"space":200}`

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,22 +55,13 @@ func decodeConfigKeys(data []byte) ([]ConfigKey, []byte, bool) {
 	return keys, data[r.Off:], true
 }
 
-// parseConfig is the reference's parse_config: the stake config at its address, or a validator-info account
-// (first key Va1idator1nfo…, data a JSON string shown as the JSON value it holds); other config accounts are
-// not parsable.
-func parseConfig(pubkey core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
+// parseConfig is the reference's parse_config: a validator-info account (first key Va1idator1nfo…, data a JSON
+// string shown as the JSON value it holds); other config accounts are not parsable. Since 4.1 that includes the
+// stake config account, which the reference no longer parses (it falls back to base64).
+func parseConfig(_ core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
 	keys, rest, ok := decodeConfigKeys(data)
 	if !ok {
 		return nil, errNotConfig
-	}
-	if pubkey == core.StakeConfigID {
-		r := jsonparsed.Layout{B: rest}
-		rate := math.Float64frombits(r.U64())
-		penalty := r.U8()
-		if r.Bad {
-			return nil, errNotConfig
-		}
-		return jsonparsed.Typed("stakeConfig", map[string]any{"warmupCooldownRate": rpcapi.Float(rate), "slashPenalty": penalty}), nil
 	}
 	if len(keys) == 0 || keys[0].Pubkey != ValidatorInfoID {
 		return nil, errNotConfig

@@ -30,11 +30,11 @@ func parseStakeAccount(_ core.Pubkey, data []byte, _ runtime.AccountLookup) (any
 			"stake": map[string]any{
 				"creditsObserved": s.Stake.CreditsObserved,
 				"delegation": map[string]any{
-					"voter":              d.VoterPubkey.String(),
-					"stake":              strconv.FormatUint(d.Stake, 10),
-					"activationEpoch":    strconv.FormatUint(d.ActivationEpoch, 10),
-					"deactivationEpoch":  strconv.FormatUint(d.DeactivationEpoch, 10),
-					"warmupCooldownRate": jsonFloat(d.WarmupCooldownRate),
+					"voter":             d.VoterPubkey.String(),
+					"stake":             strconv.FormatUint(d.Stake, 10),
+					"activationEpoch":   strconv.FormatUint(d.ActivationEpoch, 10),
+					"deactivationEpoch": strconv.FormatUint(d.DeactivationEpoch, 10),
+					// Since 4.1 the reference leaves the (deprecated) warmupCooldownRate out.
 				},
 			},
 		}}, nil

@@ -26,10 +26,10 @@ func TestParseStakeAccount(t *testing.T) {
 		{State{Kind: StateStake, Meta: meta, Stake: Stake{Delegation: Delegation{VoterPubkey: k(4), Stake: 5e9, ActivationEpoch: 1,
 			DeactivationEpoch: math.MaxUint64, WarmupCooldownRate: 0.25}, CreditsObserved: 12}, Flags: 1},
 			`{"info":{"meta":` + metaJSON + `,"stake":{"creditsObserved":12,"delegation":{"activationEpoch":"1",` +
-				`"deactivationEpoch":"18446744073709551615","stake":"5000000000","voter":"$4","warmupCooldownRate":0.25}}},"type":"delegated"}`},
+				`"deactivationEpoch":"18446744073709551615","stake":"5000000000","voter":"$4"}}},"type":"delegated"}`},
 		{State{Kind: StateStake, Meta: meta, Stake: Stake{Delegation: Delegation{VoterPubkey: k(4), WarmupCooldownRate: 1}}},
 			`{"info":{"meta":` + metaJSON + `,"stake":{"creditsObserved":0,"delegation":{"activationEpoch":"0",` +
-				`"deactivationEpoch":"0","stake":"0","voter":"$4","warmupCooldownRate":1.0}}},"type":"delegated"}`},
+				`"deactivationEpoch":"0","stake":"0","voter":"$4"}}},"type":"delegated"}`},
 	} {
 		v, err := parseStakeAccount(core.Pubkey{}, c.state.AccountData(), nil)
 		if err != nil {

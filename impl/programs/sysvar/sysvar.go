@@ -75,10 +75,10 @@ func parseRent(data []byte) (any, error) {
 	if err := r.Unmarshal(data); err != nil {
 		return nil, err
 	}
+	// Since 4.1 the reference reads the sysvar as SIMD-0194's Rent, whose only field is lamports per byte (the
+	// threshold and burn percent are unused padding), and shows just that.
 	return jsonparsed.Typed("rent", map[string]any{
-		"lamportsPerByteYear": strconv.FormatUint(r.LamportsPerByteYear, 10),
-		"exemptionThreshold":  rpcapi.Float(r.ExemptionThreshold),
-		"burnPercent":         r.BurnPercent,
+		"lamportsPerByte": strconv.FormatUint(r.LamportsPerByteYear, 10),
 	}), nil
 }
 
