@@ -42,6 +42,7 @@ type Bank struct {
 	// Owned by the producer: the rewards the block pays besides fees, and a changed StakeHistory to persist.
 	rewards      []Reward
 	stakeHistory []byte
+	epochStakes  epochStakes // Env.EpochStake's values, computed on first use
 }
 
 // feeUnset marks a bank without transactions in blockMin.

@@ -528,6 +528,7 @@ func (l *Ledger) bankFromInfo(info *BlockInfo, before, after *hashSnapshot) *Ban
 	}
 	b.Env = buildEnv(l.baseEnv, l.clock(info.Slot, info.BlockTime, info.EpochStartTimestamp), info.PreviousBlockhash, before,
 		l.slotHashes, l.slotHistory.Marshal())
+	b.Env.EpochStake = b.epochStake
 	b.frozenEnv = completedEnv(b.Env, info.Blockhash, after)
 	return b
 }
@@ -562,6 +563,7 @@ func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 		minFee: make(map[core.Pubkey]uint64), blockMin: feeUnset,
 	}
 	b.Env = buildEnv(l.baseEnv, l.clock(slot, now, epochStart), parent.Hash, hs, l.slotHashes, l.slotHistory.Marshal())
+	b.Env.EpochStake = b.epochStake
 	return b
 }
 

@@ -29,6 +29,15 @@ func (c *InvokeContext) LoadAccount(k core.Pubkey) (Account, bool) {
 	return a, ok && a.Lamports > 0
 }
 
+// EpochStake returns the stake the bank's epoch stakes delegate to vote account vote, or their
+// total when vote is nil (see Env.EpochStake).
+func (c *InvokeContext) EpochStake(vote *core.Pubkey) uint64 {
+	if f := c.tx.env.EpochStake; f != nil {
+		return f(vote)
+	}
+	return 0
+}
+
 // ConsumeAll empties the compute meter (the reference does so when a VM faults).
 func (c *InvokeContext) ConsumeAll() { c.tx.remaining = 0 }
 

@@ -45,6 +45,9 @@ type Env struct {
 	SysvarData map[core.Pubkey][]byte
 	// Programs resolves program ids to their modules; nil means no programs at all.
 	Programs *Registry
+	// EpochStake returns the stake delegated to vote account vote in the current epoch's stakes
+	// (nil: the total over every vote account), what sol_get_epoch_stake reports; nil reports 0.
+	EpochStake func(vote *core.Pubkey) uint64
 	// Features selects feature-gated behaviour.
 	Features Features
 }

@@ -47,9 +47,7 @@ func (h *host) SysvarData(id core.Pubkey) ([]byte, bool) {
 	return d, err == nil
 }
 
-// EpochStake is 0: the single-node ledger has no stake delegated to vote accounts the runtime
-// could report.
-func (h *host) EpochStake(*core.Pubkey) uint64 { return 0 }
+func (h *host) EpochStake(vote *core.Pubkey) uint64 { return h.ctx.EpochStake(vote) }
 
 func (h *host) Allocator() *syscalls.Allocator {
 	if h.alloc == nil {
