@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"ledgerd/impl/health"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/node"
+	"ledgerd/impl/rpc"
 	"ledgerd/impl/snapshot"
 )
 
@@ -70,6 +72,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.String("account", "", "ADDRESS FILE.json: start a new ledger with the account in FILE (the JSON of `solana account --output json`) at ADDRESS; repeatable")
 	fs.String("bpf-program", "", "ADDRESS_OR_KEYPAIR FILE.so: start a new ledger with the program FILE at ADDRESS, under the upgradeable loader, not upgradeable; repeatable")
 	fs.String("upgradeable-program", "", "ADDRESS_OR_KEYPAIR FILE.so UPGRADE_AUTHORITY|none: start a new ledger with the upgradeable program FILE at ADDRESS; repeatable")
+	var tv testValidatorFlags
+	tv.register(fs)
+	args, err := normalizeArgs(fs, args)
+	if err != nil {
+		return err
+	}
 	args, accounts, err := takeAccountFlags(args)
 	if err != nil {
 		return err
@@ -81,6 +89,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (every setting is a --flag; see --help)", fs.Arg(0))
+	}
+	if tv.version {
+		fmt.Fprintf(stdout, "%s %s (ledgerd; client:Agave)\n", filepath.Base(os.Args[0]), rpc.Version)
+		return nil
+	}
+	given := givenFlags(fs)
 	if *expectedGenesis != "" {
 		h, err := ledger.ParseGenesisHash(*expectedGenesis)
 		if err != nil {
@@ -102,14 +118,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 	cfg.NoSnapshots, cfg.Snapshots.FullInterval = *fullSnapshots == 0, *fullSnapshots
 	cfg.Snapshots.NoIncremental, cfg.Snapshots.IncrementalInterval = *incrementalSnapshots == 0, *incrementalSnapshots
 	cfg.PubSub.DisableBlock, cfg.PubSub.DisableVote, cfg.PubSub.DisableSlotsUpdates = !*blockSubs, !*voteSubs, !*slotsUpdatesSubs
-	for _, pair := range accounts {
-		a, err := ledger.LoadAccountFile(pair[0], pair[1])
-		if err != nil {
-			return err
-		}
-		cfg.Genesis.Accounts = append(cfg.Genesis.Accounts, a)
+	// The test validator's flags: the mint, account files, clones, the warp slot, and the notes on the flags
+	// that have no meaning here.
+	setup, err := tv.apply(context.Background(), &cfg, given, accounts, given["slot-ms"] || given["slot-duration"])
+	if err != nil {
+		return err
 	}
-	// After the --account ones: the reference's programs win over accounts at the same address.
+	for _, note := range setup.notes {
+		fmt.Fprintln(stderr, "ledgerd: note:", note)
+	}
+	if !tv.quiet {
+		for _, line := range setup.stdout {
+			fmt.Fprintln(stdout, line)
+		}
+	}
+	// In the reference's order, a later one winning at the same address: the mint and the account files, the
+	// clones, then the programs.
+	cfg.Genesis.Accounts = append(append(cfg.Genesis.Accounts, setup.accounts...), setup.clones...)
 	programAccounts, err := genesisPrograms(programFlags, sysvar.DefaultRent())
 	if err != nil {
 		return err
@@ -118,6 +143,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
+	}
+	if tv.quiet && !given["log-level"] {
+		level = max(level, slog.LevelWarn)
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	// As the test validator, the node's log is also <ledger>/validator.log, where harnesses read its start-up lines.
@@ -130,8 +158,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Ledger location: %s\nIdentity: %s\nGenesis Hash: %s\nJSON RPC URL: %s\nWebSocket PubSub URL: %s\n",
-		n.Genesis.Dir, n.Genesis.IdentityPubkey(), n.Genesis.HashString(), n.HTTPURL, n.WSURL)
+	if !tv.quiet {
+		fmt.Fprintf(stdout, "Ledger location: %s\nIdentity: %s\nGenesis Hash: %s\nJSON RPC URL: %s\nWebSocket PubSub URL: %s\n",
+			n.Genesis.Dir, n.Genesis.IdentityPubkey(), n.Genesis.HashString(), n.HTTPURL, n.WSURL)
+	}
+	// With --rpc-port 0 the ports are the system's choice: the one line a script reads says which, even --quiet.
+	if !tv.quiet || cfg.RPCPort <= 0 {
+		readyLine(stdout, n)
+	}
 
 	select {
 	case s := <-sig:
