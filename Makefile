@@ -33,6 +33,16 @@ build: ## build bin/ledgerd
 run: build ## run a node on the embedded default ledger (./test-ledger)
 	./$(BIN) --ledger $(LEDGER)
 
+# Where install-test-validator-link puts the link (a directory on PATH).
+LINK_DIR ?= $(HOME)/.local/bin
+
+.PHONY: install-test-validator-link
+install-test-validator-link: build ## link LINK_DIR/solana-test-validator (default ~/.local/bin) to bin/ledgerd: tools that start the test validator start ledgerd
+	mkdir -p "$(LINK_DIR)"
+	ln -sfn "$(CURDIR)/$(BIN)" "$(LINK_DIR)/solana-test-validator"
+	@echo "$(LINK_DIR)/solana-test-validator -> $(CURDIR)/$(BIN)"
+	@case ":$$PATH:" in *":$(LINK_DIR):"*) ;; *) echo "note: $(LINK_DIR) is not on PATH; add it before the directory of the real solana-test-validator";; esac
+
 test: check-generate ## check generated/, formatting, vet, and run every test
 	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l cmd conformance gen impl); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-formatted: $$unformatted"; exit 1; fi
