@@ -123,13 +123,9 @@ func translateInstruction(vm *sbpf.VM, mem *syscalls.Memory, abi syscalls.CPIABI
 		if err != nil {
 			return ix, err
 		}
-		if err := checkInstructionSize(metasLen, dataLen); err != nil {
+		if ix.Data, err = chargeInstruction(vm, metasLen, data); err != nil {
 			return ix, err
 		}
-		if err := vm.Consume(dataLen/cpiBytesPerUnit + metasLen*accountMetaChargeSize/cpiBytesPerUnit); err != nil {
-			return ix, err
-		}
-		ix.Data = append([]byte(nil), data...)
 		ix.Accounts = make([]core.AccountMeta, metasLen)
 		for i := range ix.Accounts {
 			m := metas[i*rustAccountMetaSize:]
@@ -158,13 +154,9 @@ func translateInstruction(vm *sbpf.VM, mem *syscalls.Memory, abi syscalls.CPIABI
 	if err != nil {
 		return ix, err
 	}
-	if err := checkInstructionSize(metasLen, dataLen); err != nil {
+	if ix.Data, err = chargeInstruction(vm, metasLen, data); err != nil {
 		return ix, err
 	}
-	if err := vm.Consume(dataLen/cpiBytesPerUnit + metasLen*accountMetaChargeSize/cpiBytesPerUnit); err != nil {
-		return ix, err
-	}
-	ix.Data = append([]byte(nil), data...)
 	ix.Accounts = make([]core.AccountMeta, metasLen)
 	for i := range ix.Accounts {
 		m := metas[i*cAccountMetaSize:]
@@ -181,14 +173,20 @@ func translateInstruction(vm *sbpf.VM, mem *syscalls.Memory, abi syscalls.CPIABI
 	return ix, nil
 }
 
-func checkInstructionSize(accounts, dataLen uint64) error {
+// chargeInstruction checks an invoked instruction's size against the limits and charges its data
+// and account metas, as both ABIs do before reading the metas; it returns a copy of data.
+func chargeInstruction(vm *sbpf.VM, metasLen uint64, data []byte) ([]byte, error) {
+	dataLen := uint64(len(data))
 	if dataLen > maxCPIDataLen {
-		return other("Invoked an instruction with data that is too large (%d > %d)", dataLen, maxCPIDataLen)
+		return nil, other("Invoked an instruction with data that is too large (%d > %d)", dataLen, maxCPIDataLen)
 	}
-	if accounts > maxCPIAccounts {
-		return other("Invoked an instruction with too many accounts (%d > %d)", accounts, maxCPIAccounts)
+	if metasLen > maxCPIAccounts {
+		return nil, other("Invoked an instruction with too many accounts (%d > %d)", metasLen, maxCPIAccounts)
 	}
-	return nil
+	if err := vm.Consume(dataLen/cpiBytesPerUnit + metasLen*accountMetaChargeSize/cpiBytesPerUnit); err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), data...), nil
 }
 
 // translateSigners derives the program addresses that sign for the caller from its seeds (both

@@ -84,11 +84,11 @@ func Register(l *sbpf.Loader, f Features, deployment bool) error {
 		{"sol_curve_validate_point", f.Curve25519Syscall, curveValidate(f)},
 		{"sol_curve_group_op", f.Curve25519Syscall, curveGroupOp(f)},
 		{"sol_curve_multiscalar_mul", f.Curve25519Syscall, curveMultiscalarMul(f)},
-		{"sol_get_clock_sysvar", true, sysvarGetter(core.SysvarClockID, 40, alignU64, clockStruct, f)},
+		{"sol_get_clock_sysvar", true, sysvarGetter(core.SysvarClockID, 40, alignU64, prefixStruct(40), f)},
 		{"sol_get_epoch_schedule_sysvar", true, sysvarGetter(core.SysvarEpochScheduleID, 40, alignU64, epochScheduleStruct, f)},
-		{"sol_get_fees_sysvar", !f.DisableFeesSysvar, sysvarGetter(core.SysvarFeesID, 8, alignU64, feesStruct, f)},
-		{"sol_get_rent_sysvar", true, sysvarGetter(core.SysvarRentID, 24, alignU64, rentStruct, f)},
-		{"sol_get_last_restart_slot", f.LastRestartSlotSysvar, sysvarGetter(core.SysvarLastRestartSlotID, 8, alignU64, lastRestartSlotStruct, f)},
+		{"sol_get_fees_sysvar", !f.DisableFeesSysvar, sysvarGetter(core.SysvarFeesID, 8, alignU64, prefixStruct(8), f)},
+		{"sol_get_rent_sysvar", true, sysvarGetter(core.SysvarRentID, 24, alignU64, prefixStruct(17), f)},
+		{"sol_get_last_restart_slot", f.LastRestartSlotSysvar, sysvarGetter(core.SysvarLastRestartSlotID, 8, alignU64, prefixStruct(8), f)},
 		{"sol_get_epoch_rewards_sysvar", true, sysvarGetter(core.SysvarEpochRewardsID, 96, alignU128, epochRewardsStruct, f)},
 		{"sol_memcpy_", true, memcpy},
 		{"sol_memmove_", true, memmove},
@@ -663,12 +663,16 @@ func memcmp(vm *sbpf.VM, a, b, n, resultAddr, _ uint64) (uint64, error) {
 // syscalls copy, padding zeroed; false when the data does not decode.
 type sysvarStruct func(data []byte, out []byte) bool
 
-func clockStruct(data, out []byte) bool {
-	if len(data) < 40 {
-		return false
+// prefixStruct is the struct of a sysvar whose bincode encoding is its repr(C) struct's first n
+// bytes (Clock, Fees, Rent, LastRestartSlot: no bool or option to check, padding after).
+func prefixStruct(n int) sysvarStruct {
+	return func(data, out []byte) bool {
+		if len(data) < n {
+			return false
+		}
+		copy(out[:n], data[:n])
+		return true
 	}
-	copy(out, data[:40])
-	return true
 }
 
 func boolByte(b byte) bool { return b <= 1 }
@@ -679,30 +683,6 @@ func epochScheduleStruct(data, out []byte) bool {
 	}
 	copy(out[0:17], data[0:17])
 	copy(out[24:40], data[17:33])
-	return true
-}
-
-func feesStruct(data, out []byte) bool {
-	if len(data) < 8 {
-		return false
-	}
-	copy(out, data[:8])
-	return true
-}
-
-func rentStruct(data, out []byte) bool {
-	if len(data) < 17 {
-		return false
-	}
-	copy(out[0:17], data[0:17])
-	return true
-}
-
-func lastRestartSlotStruct(data, out []byte) bool {
-	if len(data) < 8 {
-		return false
-	}
-	copy(out, data[:8])
 	return true
 }
 

@@ -355,7 +355,7 @@ func TestSysvarGetters(t *testing.T) {
 	for i := range e.input {
 		e.input[i] = 0xee // padding must come out zeroed
 	}
-	e.mustCall("clock", get(core.SysvarClockID, 40, 8, clockStruct), 140, in)
+	e.mustCall("clock", get(core.SysvarClockID, 40, 8, prefixStruct(40)), 140, in)
 	if !bytes.Equal(e.input[:40], clock) {
 		t.Errorf("clock %v", e.input[:40])
 	}
@@ -365,7 +365,7 @@ func TestSysvarGetters(t *testing.T) {
 	if !bytes.Equal(e.input[64:104], wantES) {
 		t.Errorf("epoch schedule %v, want %v", e.input[64:104], wantES)
 	}
-	e.mustCall("rent", get(core.SysvarRentID, 24, 8, rentStruct), 124, in+104)
+	e.mustCall("rent", get(core.SysvarRentID, 24, 8, prefixStruct(17)), 124, in+104)
 	if !bytes.Equal(e.input[104:128], append(append([]byte{}, rent...), 0, 0, 0, 0, 0, 0, 0)) {
 		t.Errorf("rent %v", e.input[104:128])
 	}
@@ -375,21 +375,21 @@ func TestSysvarGetters(t *testing.T) {
 	}
 	_, err, _ := e.call(get(core.SysvarEpochRewardsID, 96, 16, epochRewardsStruct), in+232)
 	wantKind(t, "epoch rewards at an 8-aligned address", err, ErrUnalignedPointer)
-	e.mustCall("last restart slot", get(core.SysvarLastRestartSlotID, 8, 8, lastRestartSlotStruct), 108, in+224)
+	e.mustCall("last restart slot", get(core.SysvarLastRestartSlotID, 8, 8, prefixStruct(8)), 108, in+224)
 	if e.input[224] != 9 {
 		t.Errorf("last restart slot %v", e.input[224:232])
 	}
-	_, err, _ = e.call(get(core.SysvarFeesID, 8, 8, feesStruct), in+232)
+	_, err, _ = e.call(get(core.SysvarFeesID, 8, 8, prefixStruct(8)), in+232)
 	if !errors.Is(err, ErrUnsupportedSysvar) {
 		t.Errorf("missing fees sysvar: %v", err)
 	}
-	_, err, _ = e.call(get(core.SysvarClockID, 40, 8, clockStruct), in+4)
+	_, err, _ = e.call(get(core.SysvarClockID, 40, 8, prefixStruct(40)), in+4)
 	wantKind(t, "clock unaligned", err, ErrUnalignedPointer)
-	_, err, _ = e.call(get(core.SysvarClockID, 40, 8, clockStruct), roAddr)
+	_, err, _ = e.call(get(core.SysvarClockID, 40, 8, prefixStruct(40)), roAddr)
 	wantVMKind(t, "clock into read-only memory", err, sbpf.ErrAccessViolation)
 	strict := f
 	strict.StricterABIAndRuntimeConstraints = true
-	_, err, _ = e.call(sysvarGetter(core.SysvarClockID, 40, 8, clockStruct, strict), in)
+	_, err, _ = e.call(sysvarGetter(core.SysvarClockID, 40, 8, prefixStruct(40), strict), in)
 	wantKind(t, "clock into the input region under SIMD-0219", err, ErrInvalidPointer)
 }
 
@@ -742,7 +742,7 @@ func TestSysvarGettersOnCoreEncodings(t *testing.T) {
 	e.host.sysvars[core.SysvarEpochRewardsID] = rewards.Marshal()
 	f := AllFeatures()
 	e.mustCall("epoch schedule", sysvarGetter(core.SysvarEpochScheduleID, 40, 8, epochScheduleStruct, f), 140, in)
-	e.mustCall("rent", sysvarGetter(core.SysvarRentID, 24, 8, rentStruct, f), 124, in+40)
+	e.mustCall("rent", sysvarGetter(core.SysvarRentID, 24, 8, prefixStruct(17), f), 124, in+40)
 	e.mustCall("rewards", sysvarGetter(core.SysvarEpochRewardsID, 96, 16, epochRewardsStruct, f), 196, in+64)
 	u := func(off int) uint64 { return binary.LittleEndian.Uint64(e.input[off:]) }
 	if u(0) != 8192 || u(8) != 8192 || e.input[16] != 1 || u(24) != 8 || u(32) != 8160 {
