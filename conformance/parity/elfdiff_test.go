@@ -146,7 +146,7 @@ func (ds differences) add(step string, native, real []string) {
 		if logsDiffer {
 			d.logs++
 			if d.exampleN == "" && d.exampleR == "" {
-				d.exampleN, d.exampleR = firstDifference(withoutUnits(n[i].logs), withoutUnits(r[i].logs))
+				_, d.exampleN, d.exampleR = firstDifference(withoutUnits(n[i].logs), withoutUnits(r[i].logs))
 			}
 		}
 	}
@@ -169,7 +169,9 @@ func withoutUnits(logs []string) []string {
 	})
 }
 
-func firstDifference(a, b []string) (string, string) {
+// firstDifference returns the first line where a and b differ and the two lines there ("" past an
+// end), or -1 when they are equal.
+func firstDifference(a, b []string) (int, string, string) {
 	for i := range max(len(a), len(b)) {
 		var x, y string
 		if i < len(a) {
@@ -179,10 +181,10 @@ func firstDifference(a, b []string) (string, string) {
 			y = b[i]
 		}
 		if x != y {
-			return x, y
+			return i, x, y
 		}
 	}
-	return "", ""
+	return -1, "", ""
 }
 
 // lines renders the differences, one line each, sorted.

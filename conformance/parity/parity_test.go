@@ -471,19 +471,11 @@ func ownUnits(logs []string, program string) []int64 {
 
 // logDiff describes the first difference of two logs.
 func logDiff(got, want []string) string {
-	for i := range max(len(got), len(want)) {
-		var g, w string
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(want) {
-			w = want[i]
-		}
-		if g != w {
-			return fmt.Sprintf("logs differ from line %d: %q vs %q", i, g, w)
-		}
+	i, g, w := firstDifference(got, want)
+	if i < 0 {
+		return "logs identical"
 	}
-	return "logs identical"
+	return fmt.Sprintf("logs differ from line %d: %q vs %q", i, g, w)
 }
 
 func jsonEqual(a, b []byte) bool {
