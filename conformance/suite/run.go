@@ -88,7 +88,7 @@ func (c *Config) defaults() {
 func Cases() []Case {
 	var all []Case
 	for _, group := range [][]Case{accountCases, blockCases, chainCases, transactionCases, deprecatedCases,
-		clusterCases, tokenCases, subscriptionCases} {
+		clusterCases, tokenCases, subscriptionCases, cheatCases} {
 		all = append(all, group...)
 	}
 	return all

@@ -413,6 +413,21 @@ var Methods = map[string]*MethodInfo{
 		Since:      "1.9",
 		call:       callIsBlockhashValid,
 	},
+	"ledgerd_advanceSlots": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "ledgerd_advanceSlots",
+		call:   callLedgerdAdvanceSlots,
+	},
+	"ledgerd_revert": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "ledgerd_revert",
+		call:   callLedgerdRevert,
+	},
+	"ledgerd_snapshot": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "ledgerd_snapshot",
+		call:   callLedgerdSnapshot,
+	},
 	"logsSubscribe": {
 		Commitment:   true,
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
@@ -523,6 +538,41 @@ var Methods = map[string]*MethodInfo{
 		Transport: TransportWS,
 		Unstable:  true,
 		call:      callSlotsUpdatesUnsubscribe,
+	},
+	"surfnet_getSurfnetInfo": {
+		Errors: []string{"InvalidParams", "InternalError"},
+		Name:   "surfnet_getSurfnetInfo",
+		call:   callSurfnetGetSurfnetInfo,
+	},
+	"surfnet_pauseClock": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "surfnet_pauseClock",
+		call:   callSurfnetPauseClock,
+	},
+	"surfnet_resetAccount": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_resetAccount",
+		call:   callSurfnetResetAccount,
+	},
+	"surfnet_resumeClock": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "surfnet_resumeClock",
+		call:   callSurfnetResumeClock,
+	},
+	"surfnet_setAccount": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_setAccount",
+		call:   callSurfnetSetAccount,
+	},
+	"surfnet_setTokenAccount": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_setTokenAccount",
+		call:   callSurfnetSetTokenAccount,
+	},
+	"surfnet_timeTravel": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_timeTravel",
+		call:   callSurfnetTimeTravel,
 	},
 	"voteSubscribe": {
 		Errors:       []string{"InvalidParams", "MethodNotFound", "SubscriptionLimitReached"},
@@ -683,6 +733,90 @@ func callMinimumLedgerSlot(ctx context.Context, h Handler, raw json.RawMessage) 
 		return nil, err
 	}
 	return h.MinimumLedgerSlot(ctx)
+}
+func callSurfnetSetAccount(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetSetAccountParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetSetAccount(ctx, p)
+}
+func callSurfnetSetTokenAccount(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetSetTokenAccountParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetSetTokenAccount(ctx, p)
+}
+func callSurfnetTimeTravel(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetTimeTravelParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetTimeTravel(ctx, p)
+}
+func callSurfnetPauseClock(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.SurfnetPauseClock(ctx)
+}
+func callSurfnetResumeClock(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.SurfnetResumeClock(ctx)
+}
+func callSurfnetResetAccount(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetResetAccountParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetResetAccount(ctx, p)
+}
+func callSurfnetGetSurfnetInfo(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.SurfnetGetSurfnetInfo(ctx)
+}
+func callLedgerdAdvanceSlots(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdAdvanceSlotsParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdAdvanceSlots(ctx, p)
+}
+func callLedgerdSnapshot(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.LedgerdSnapshot(ctx)
+}
+func callLedgerdRevert(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdRevertParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdRevert(ctx, p)
 }
 func callGetEpochInfo(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
 	p := new(GetEpochInfoParams)

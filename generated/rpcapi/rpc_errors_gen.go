@@ -7,6 +7,7 @@ import "fmt"
 
 // The JSON-RPC error codes of the catalogue (schema/errors).
 const (
+	CodeCheatsDisabled                           = -32601
 	CodeFaucetEmpty                              = -32095
 	CodeFaucetRateLimited                        = -32096
 	CodeRequestTimedOut                          = -32090
@@ -46,6 +47,14 @@ const (
 	CodeInvalidSubscriptionId                    = -32602
 	CodeSubscriptionLimitReached                 = -32603
 )
+
+// NewCheatsDisabledError builds the -32601 error "Method not found: {method} is a cheat method, served only when the node binds to a loopback address or runs with --enable-cheats".
+func NewCheatsDisabledError(method string) *Error {
+	return &Error{
+		Code:    CodeCheatsDisabled,
+		Message: fmt.Sprintf("Method not found: %v is a cheat method, served only when the node binds to a loopback address or runs with --enable-cheats", method),
+	}
+}
 
 // NewFaucetEmptyError builds the -32095 error "airdrop refused: the faucet holds {available} lamports, the request needs {needed}".
 func NewFaucetEmptyError(available uint64, needed uint64) *Error {

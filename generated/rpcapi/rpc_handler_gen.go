@@ -38,6 +38,26 @@ type Handler interface {
 	GetFirstAvailableBlock(ctx context.Context) (GetFirstAvailableBlockResult, error)
 	// MinimumLedgerSlot implements minimumLedgerSlot: Returns the lowest slot the node has information about in its ledger.
 	MinimumLedgerSlot(ctx context.Context) (MinimumLedgerSlotResult, error)
+	// SurfnetSetAccount implements surfnet_setAccount: Sets or updates an account's lamports, data, owner, executable flag and rent epoch.
+	SurfnetSetAccount(ctx context.Context, p *SurfnetSetAccountParams) (SurfnetSetAccountResult, error)
+	// SurfnetSetTokenAccount implements surfnet_setTokenAccount: Sets or updates the associated token account of an owner and a mint.
+	SurfnetSetTokenAccount(ctx context.Context, p *SurfnetSetTokenAccountParams) (SurfnetSetTokenAccountResult, error)
+	// SurfnetTimeTravel implements surfnet_timeTravel: Moves the chain forward to a slot, an epoch or a unix timestamp.
+	SurfnetTimeTravel(ctx context.Context, p *SurfnetTimeTravelParams) (SurfnetTimeTravelResult, error)
+	// SurfnetPauseClock implements surfnet_pauseClock: Stops the clock's slots.
+	SurfnetPauseClock(ctx context.Context) (SurfnetPauseClockResult, error)
+	// SurfnetResumeClock implements surfnet_resumeClock: Restarts the clock's slots.
+	SurfnetResumeClock(ctx context.Context) (SurfnetResumeClockResult, error)
+	// SurfnetResetAccount implements surfnet_resetAccount: Resets an account, and optionally the accounts it owns.
+	SurfnetResetAccount(ctx context.Context, p *SurfnetResetAccountParams) (SurfnetResetAccountResult, error)
+	// SurfnetGetSurfnetInfo implements surfnet_getSurfnetInfo: Reports the node's runbook executions (none), for tools that poll it for readiness.
+	SurfnetGetSurfnetInfo(ctx context.Context) (SurfnetGetSurfnetInfoResult, error)
+	// LedgerdAdvanceSlots implements ledgerd_advanceSlots: Produces slots now (the block production of manual mode).
+	LedgerdAdvanceSlots(ctx context.Context, p *LedgerdAdvanceSlotsParams) (LedgerdAdvanceSlotsResult, error)
+	// LedgerdSnapshot implements ledgerd_snapshot: Takes a snapshot of the whole chain state and returns its id (anvil's evm_snapshot).
+	LedgerdSnapshot(ctx context.Context) (LedgerdSnapshotResult, error)
+	// LedgerdRevert implements ledgerd_revert: Returns the chain to a snapshot (anvil's evm_revert).
+	LedgerdRevert(ctx context.Context, p *LedgerdRevertParams) (LedgerdRevertResult, error)
 	// GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 	GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	// GetEpochSchedule implements getEpochSchedule: Returns the epoch schedule of the cluster.
@@ -253,6 +273,16 @@ type Stub struct {
 	GetBlockTimeFunc                      func(ctx context.Context, p *GetBlockTimeParams) (GetBlockTimeResult, error)
 	GetFirstAvailableBlockFunc            func(ctx context.Context) (GetFirstAvailableBlockResult, error)
 	MinimumLedgerSlotFunc                 func(ctx context.Context) (MinimumLedgerSlotResult, error)
+	SurfnetSetAccountFunc                 func(ctx context.Context, p *SurfnetSetAccountParams) (SurfnetSetAccountResult, error)
+	SurfnetSetTokenAccountFunc            func(ctx context.Context, p *SurfnetSetTokenAccountParams) (SurfnetSetTokenAccountResult, error)
+	SurfnetTimeTravelFunc                 func(ctx context.Context, p *SurfnetTimeTravelParams) (SurfnetTimeTravelResult, error)
+	SurfnetPauseClockFunc                 func(ctx context.Context) (SurfnetPauseClockResult, error)
+	SurfnetResumeClockFunc                func(ctx context.Context) (SurfnetResumeClockResult, error)
+	SurfnetResetAccountFunc               func(ctx context.Context, p *SurfnetResetAccountParams) (SurfnetResetAccountResult, error)
+	SurfnetGetSurfnetInfoFunc             func(ctx context.Context) (SurfnetGetSurfnetInfoResult, error)
+	LedgerdAdvanceSlotsFunc               func(ctx context.Context, p *LedgerdAdvanceSlotsParams) (LedgerdAdvanceSlotsResult, error)
+	LedgerdSnapshotFunc                   func(ctx context.Context) (LedgerdSnapshotResult, error)
+	LedgerdRevertFunc                     func(ctx context.Context, p *LedgerdRevertParams) (LedgerdRevertResult, error)
 	GetEpochInfoFunc                      func(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	GetEpochScheduleFunc                  func(ctx context.Context) (GetEpochScheduleResult, error)
 	GetInflationGovernorFunc              func(ctx context.Context, p *GetInflationGovernorParams) (GetInflationGovernorResult, error)
@@ -427,6 +457,76 @@ func (s *Stub) MinimumLedgerSlot(ctx context.Context) (MinimumLedgerSlotResult, 
 		return zero, NewMethodNotAvailableError("minimumLedgerSlot")
 	}
 	return s.MinimumLedgerSlotFunc(ctx)
+}
+func (s *Stub) SurfnetSetAccount(ctx context.Context, p *SurfnetSetAccountParams) (SurfnetSetAccountResult, error) {
+	if s.SurfnetSetAccountFunc == nil {
+		var zero SurfnetSetAccountResult
+		return zero, NewMethodNotAvailableError("surfnet_setAccount")
+	}
+	return s.SurfnetSetAccountFunc(ctx, p)
+}
+func (s *Stub) SurfnetSetTokenAccount(ctx context.Context, p *SurfnetSetTokenAccountParams) (SurfnetSetTokenAccountResult, error) {
+	if s.SurfnetSetTokenAccountFunc == nil {
+		var zero SurfnetSetTokenAccountResult
+		return zero, NewMethodNotAvailableError("surfnet_setTokenAccount")
+	}
+	return s.SurfnetSetTokenAccountFunc(ctx, p)
+}
+func (s *Stub) SurfnetTimeTravel(ctx context.Context, p *SurfnetTimeTravelParams) (SurfnetTimeTravelResult, error) {
+	if s.SurfnetTimeTravelFunc == nil {
+		var zero SurfnetTimeTravelResult
+		return zero, NewMethodNotAvailableError("surfnet_timeTravel")
+	}
+	return s.SurfnetTimeTravelFunc(ctx, p)
+}
+func (s *Stub) SurfnetPauseClock(ctx context.Context) (SurfnetPauseClockResult, error) {
+	if s.SurfnetPauseClockFunc == nil {
+		var zero SurfnetPauseClockResult
+		return zero, NewMethodNotAvailableError("surfnet_pauseClock")
+	}
+	return s.SurfnetPauseClockFunc(ctx)
+}
+func (s *Stub) SurfnetResumeClock(ctx context.Context) (SurfnetResumeClockResult, error) {
+	if s.SurfnetResumeClockFunc == nil {
+		var zero SurfnetResumeClockResult
+		return zero, NewMethodNotAvailableError("surfnet_resumeClock")
+	}
+	return s.SurfnetResumeClockFunc(ctx)
+}
+func (s *Stub) SurfnetResetAccount(ctx context.Context, p *SurfnetResetAccountParams) (SurfnetResetAccountResult, error) {
+	if s.SurfnetResetAccountFunc == nil {
+		var zero SurfnetResetAccountResult
+		return zero, NewMethodNotAvailableError("surfnet_resetAccount")
+	}
+	return s.SurfnetResetAccountFunc(ctx, p)
+}
+func (s *Stub) SurfnetGetSurfnetInfo(ctx context.Context) (SurfnetGetSurfnetInfoResult, error) {
+	if s.SurfnetGetSurfnetInfoFunc == nil {
+		var zero SurfnetGetSurfnetInfoResult
+		return zero, NewMethodNotAvailableError("surfnet_getSurfnetInfo")
+	}
+	return s.SurfnetGetSurfnetInfoFunc(ctx)
+}
+func (s *Stub) LedgerdAdvanceSlots(ctx context.Context, p *LedgerdAdvanceSlotsParams) (LedgerdAdvanceSlotsResult, error) {
+	if s.LedgerdAdvanceSlotsFunc == nil {
+		var zero LedgerdAdvanceSlotsResult
+		return zero, NewMethodNotAvailableError("ledgerd_advanceSlots")
+	}
+	return s.LedgerdAdvanceSlotsFunc(ctx, p)
+}
+func (s *Stub) LedgerdSnapshot(ctx context.Context) (LedgerdSnapshotResult, error) {
+	if s.LedgerdSnapshotFunc == nil {
+		var zero LedgerdSnapshotResult
+		return zero, NewMethodNotAvailableError("ledgerd_snapshot")
+	}
+	return s.LedgerdSnapshotFunc(ctx)
+}
+func (s *Stub) LedgerdRevert(ctx context.Context, p *LedgerdRevertParams) (LedgerdRevertResult, error) {
+	if s.LedgerdRevertFunc == nil {
+		var zero LedgerdRevertResult
+		return zero, NewMethodNotAvailableError("ledgerd_revert")
+	}
+	return s.LedgerdRevertFunc(ctx, p)
 }
 func (s *Stub) GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error) {
 	if s.GetEpochInfoFunc == nil {

@@ -365,6 +365,188 @@ func (p GetBlockTimeParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.Slot}, []bool{true})
 }
 
+// SurfnetSetAccountParams are the positional params of surfnet_setAccount.
+type SurfnetSetAccountParams struct {
+	Pubkey      Pubkey        // The account to write.
+	Update      AccountUpdate // The fields to set.
+	pubkeyBytes []byte        // set by Validate
+}
+
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetSetAccountParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
+func (p *SurfnetSetAccountParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "update", true, &p.Update); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetSetAccountParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Pubkey, p.Update}, []bool{true, true})
+}
+
+// SurfnetSetTokenAccountParams are the positional params of surfnet_setTokenAccount.
+type SurfnetSetTokenAccountParams struct {
+	Owner             Pubkey             // The token account's owner.
+	Mint              Pubkey             // The token's mint.
+	Update            TokenAccountUpdate // The fields to set.
+	TokenProgram      *Pubkey            // The token program (default SPL Token).
+	ownerBytes        []byte             // set by Validate
+	mintBytes         []byte             // set by Validate
+	tokenProgramBytes []byte             // set by Validate
+}
+
+// OwnerBytes returns owner decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetSetTokenAccountParams) OwnerBytes() ([]byte, error) {
+	if p.ownerBytes != nil {
+		return p.ownerBytes, nil
+	}
+	return decodeBase58(p.Owner, 32, "")
+}
+
+// MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetSetTokenAccountParams) MintBytes() ([]byte, error) {
+	if p.mintBytes != nil {
+		return p.mintBytes, nil
+	}
+	return decodeBase58(p.Mint, 32, "")
+}
+
+// TokenProgramBytes returns tokenProgram decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent tokenProgram is nil.
+func (p *SurfnetSetTokenAccountParams) TokenProgramBytes() ([]byte, error) {
+	if p.tokenProgramBytes != nil || p.TokenProgram == nil {
+		return p.tokenProgramBytes, nil
+	}
+	return decodeBase58(*p.TokenProgram, 32, "")
+}
+func (p *SurfnetSetTokenAccountParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 4)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "owner", true, &p.Owner); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "mint", true, &p.Mint); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 2, "update", true, &p.Update); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 3, "tokenProgram", false, &p.TokenProgram); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetSetTokenAccountParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Owner, p.Mint, p.Update, p.TokenProgram}, []bool{true, true, true, p.TokenProgram != nil})
+}
+
+// SurfnetTimeTravelParams are the positional params of surfnet_timeTravel.
+type SurfnetTimeTravelParams struct {
+	Config *TimeTravelConfig // Where to travel.
+}
+
+func (p *SurfnetTimeTravelParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "config", false, &p.Config); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetTimeTravelParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+}
+
+// SurfnetResetAccountParams are the positional params of surfnet_resetAccount.
+type SurfnetResetAccountParams struct {
+	Pubkey      Pubkey              // The account to reset.
+	Config      *ResetAccountConfig // Whether to reset the accounts it owns too.
+	pubkeyBytes []byte              // set by Validate
+}
+
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetResetAccountParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
+func (p *SurfnetResetAccountParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetResetAccountParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+}
+
+// LedgerdAdvanceSlotsParams are the positional params of ledgerd_advanceSlots.
+type LedgerdAdvanceSlotsParams struct {
+	Count *uint64 // How many slots to produce (default 1).
+}
+
+func (p *LedgerdAdvanceSlotsParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "count", false, &p.Count); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdAdvanceSlotsParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Count}, []bool{p.Count != nil})
+}
+
+// LedgerdRevertParams are the positional params of ledgerd_revert.
+type LedgerdRevertParams struct {
+	Id uint64 // The id ledgerd_snapshot returned.
+}
+
+func (p *LedgerdRevertParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "id", true, &p.Id); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdRevertParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Id}, []bool{true})
+}
+
 // GetEpochInfoParams are the positional params of getEpochInfo.
 type GetEpochInfoParams struct {
 	Config *ContextConfig // Commitment (default finalized) and minimum context slot.

@@ -118,6 +118,31 @@ type AccountSubscribeResult = SubscriptionId
 
 type AccountUnsubscribeResult = bool
 
+// AccountUpdate: The fields of an account to set (surfpool's AccountUpdate); a field left out keeps the account's value, or the default of a new account (0 lamports, the system program as owner, not executable, rent epoch 0, no data).
+type AccountUpdate struct {
+	Lamports   *uint64 `json:"lamports,omitempty"`   // The account's balance; 0 deletes the account.
+	Data       *string `json:"data,omitempty"`       // The account's data, hex-encoded (as surfpool takes it; an empty string is no data).
+	Owner      *Pubkey `json:"owner,omitempty"`      // The program that owns the account.
+	Executable *bool   `json:"executable,omitempty"` // Whether the account holds a loaded program.
+	RentEpoch  *uint64 `json:"rentEpoch,omitempty"`  // The epoch at which the account next owes rent.
+	ownerBytes []byte  // set by Validate
+}
+
+func (v *AccountUpdate) UnmarshalJSON(data []byte) error {
+	type plain AccountUpdate
+	return decodeExact(data, (*plain)(v), v, "lamports", "data", "owner", "executable", "rentEpoch")
+}
+
+// OwnerBytes returns owner decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent owner is nil.
+func (x *AccountUpdate) OwnerBytes() ([]byte, error) {
+	if x.ownerBytes != nil || x.Owner == nil {
+		return x.ownerBytes, nil
+	}
+	return decodeBase58(*x.Owner, 32, "")
+}
+
 // BlockCommitment: How much stake has voted on a block, bucketed by vote-lockout depth.
 type BlockCommitment struct {
 	Commitment []uint64 `json:"commitment"` // Null when the node knows no commitment for the block. Otherwise 32 entries (MAX_LOCKOUT_HISTORY + 1): entry...
@@ -1326,6 +1351,12 @@ func (v *KeyedAccount) UnmarshalJSON(data []byte) error {
 // Lamports: An amount of lamports.
 type Lamports = uint64
 
+type LedgerdAdvanceSlotsResult = Slot
+
+type LedgerdRevertResult = bool
+
+type LedgerdSnapshotResult = uint64
+
 // LoadedAddresses: The account keys a version 0 transaction loaded through address lookup tables.
 type LoadedAddresses struct {
 	Writable []Pubkey `json:"writable"`
@@ -1638,6 +1669,16 @@ func (v *RequiredCommitmentConfig) UnmarshalJSON(data []byte) error {
 	return requireFields(data, "commitment")
 }
 
+// ResetAccountConfig: How to reset an account (surfpool's ResetAccountConfig).
+type ResetAccountConfig struct {
+	IncludeOwnedAccounts *bool `json:"includeOwnedAccounts,omitempty"` // Also reset every account the account owns (default false).
+}
+
+func (v *ResetAccountConfig) UnmarshalJSON(data []byte) error {
+	type plain ResetAccountConfig
+	return decodeExact(data, (*plain)(v), v, "includeOwnedAccounts")
+}
+
 // ReturnData: The most recent return data set by an instruction of the transaction.
 type ReturnData struct {
 	ProgramId Pubkey    `json:"programId"` // The program that set the return data.
@@ -1731,6 +1772,27 @@ type RpcResponseKeyedAccounts struct {
 
 func (v *RpcResponseKeyedAccounts) UnmarshalJSON(data []byte) error {
 	type plain RpcResponseKeyedAccounts
+	return decodeExact(data, (*plain)(v), v, "context", "value")
+}
+
+// RpcResponseNull: An RpcResponse whose value is always null (surfpool's RpcResponse<()>), with the slot the change was written in.
+type RpcResponseNull struct {
+	Context RpcContext `json:"context"`
+	Value   any        `json:"value"`
+}
+
+func (v *RpcResponseNull) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseNull
+	return decodeExact(data, (*plain)(v), v, "context", "value")
+}
+
+type RpcResponseSurfnetInfo struct {
+	Context RpcContext  `json:"context"`
+	Value   SurfnetInfo `json:"value"`
+}
+
+func (v *RpcResponseSurfnetInfo) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseSurfnetInfo
 	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
@@ -2047,6 +2109,54 @@ func (v *Supply) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "total", "circulating", "nonCirculating", "nonCirculatingAccounts")
 }
 
+type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo
+
+// SurfnetInfo: What surfpool reports about itself (surfpool's GetSurfnetInfoResponse); ledgerd runs no runbooks, so the list is empty. Tools poll it to learn the node is ready.
+type SurfnetInfo struct {
+	RunbookExecutions []SurfnetInfoRunbookExecutionsItem `json:"runbookExecutions"`
+}
+
+func (v *SurfnetInfo) UnmarshalJSON(data []byte) error {
+	type plain SurfnetInfo
+	return decodeExact(data, (*plain)(v), v, "runbookExecutions")
+}
+
+type SurfnetInfoRunbookExecutionsItem struct {
+	StartedAt   uint32    `json:"startedAt"`
+	CompletedAt *uint32   `json:"completedAt,omitempty"`
+	RunbookId   string    `json:"runbookId"`
+	Errors      *[]string `json:"errors,omitempty"`
+}
+
+func (v *SurfnetInfoRunbookExecutionsItem) UnmarshalJSON(data []byte) error {
+	type plain SurfnetInfoRunbookExecutionsItem
+	return decodeExact(data, (*plain)(v), v, "startedAt", "completedAt", "runbookId", "errors")
+}
+
+type SurfnetPauseClockResult = EpochInfo
+
+type SurfnetResetAccountResult = RpcResponseNull
+
+type SurfnetResumeClockResult = EpochInfo
+
+type SurfnetSetAccountResult = RpcResponseNull
+
+type SurfnetSetTokenAccountResult = RpcResponseNull
+
+type SurfnetTimeTravelResult = EpochInfo
+
+// TimeTravelConfig: Where to travel (surfpool's TimeTravelConfig): exactly one of absoluteSlot, absoluteEpoch (its first slot) and absoluteTimestamp (unix milliseconds). A slot or epoch is reached by producing every slot up to it (at most 10,000 per call); a timestamp starts a new slot carrying it. The chain only travels forward.
+type TimeTravelConfig struct {
+	AbsoluteSlot      *Slot   `json:"absoluteSlot,omitempty"`
+	AbsoluteEpoch     *uint64 `json:"absoluteEpoch,omitempty"`
+	AbsoluteTimestamp *uint64 `json:"absoluteTimestamp,omitempty"`
+}
+
+func (v *TimeTravelConfig) UnmarshalJSON(data []byte) error {
+	type plain TimeTravelConfig
+	return decodeExact(data, (*plain)(v), v, "absoluteSlot", "absoluteEpoch", "absoluteTimestamp")
+}
+
 // TokenAccountInfo: `parsed.info` of a jsonParsed token account (`parsed.type` is `account`, `program` is `spl-token` or `spl-token-2022`). Amounts use the mint's decimals (and its interest-bearing or scaled-UI-amount extension as of the bank clock). Optional keys are left out, never null.
 type TokenAccountInfo struct {
 	Mint              Pubkey            `json:"mint"`
@@ -2064,6 +2174,20 @@ type TokenAccountInfo struct {
 func (v *TokenAccountInfo) UnmarshalJSON(data []byte) error {
 	type plain TokenAccountInfo
 	return decodeExact(data, (*plain)(v), v, "mint", "owner", "tokenAmount", "delegate", "state", "isNative", "rentExemptReserve", "delegatedAmount", "closeAuthority", "extensions")
+}
+
+// TokenAccountUpdate: The fields of a token account to set (surfpool's TokenAccountUpdate). delegate and closeAuthority take a pubkey, or the string "null" to clear them. state is uninitialized, initialized or frozen.
+type TokenAccountUpdate struct {
+	Amount          *uint64 `json:"amount,omitempty"`          // The token amount, in base units.
+	Delegate        *string `json:"delegate,omitempty"`        // The delegate's pubkey, or "null" for none.
+	State           *string `json:"state,omitempty"`           // The account state.
+	DelegatedAmount *uint64 `json:"delegatedAmount,omitempty"` // The amount the delegate may transfer.
+	CloseAuthority  *string `json:"closeAuthority,omitempty"`  // The close authority's pubkey, or "null" for none.
+}
+
+func (v *TokenAccountUpdate) UnmarshalJSON(data []byte) error {
+	type plain TokenAccountUpdate
+	return decodeExact(data, (*plain)(v), v, "amount", "delegate", "state", "delegatedAmount", "closeAuthority")
 }
 
 // TokenAccountsFilter: Selects the token accounts of getTokenAccountsByOwner / getTokenAccountsByDelegate: an object with exactly one of `mint` or `programId`.

@@ -159,6 +159,75 @@ func (p *GetBlockTimeParams) Validate() error {
 	return nil
 }
 
+// Validate checks the params of surfnet_setAccount against the schema; a failure is a -32602 *Error.
+func (p *SurfnetSetAccountParams) Validate() error {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
+		return err
+	}
+	if err := (&p.Update).validate("update"); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_setTokenAccount against the schema; a failure is a -32602 *Error.
+func (p *SurfnetSetTokenAccountParams) Validate() error {
+	var err error
+	if p.ownerBytes, err = decodeBase58(p.Owner, 32, ""); err != nil {
+		return err
+	}
+	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
+		return err
+	}
+	if err := (&p.Update).validate("update"); err != nil {
+		return err
+	}
+	if p.TokenProgram != nil {
+		if p.tokenProgramBytes, err = decodeBase58(*p.TokenProgram, 32, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_timeTravel against the schema; a failure is a -32602 *Error.
+func (p *SurfnetTimeTravelParams) Validate() error {
+	if p.Config != nil {
+		if err := (&(*p.Config)).validate("config"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_resetAccount against the schema; a failure is a -32602 *Error.
+func (p *SurfnetResetAccountParams) Validate() error {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Validate checks the params of ledgerd_advanceSlots against the schema; a failure is a -32602 *Error.
+func (p *LedgerdAdvanceSlotsParams) Validate() error {
+	if p.Count != nil {
+		if (*p.Count) < 1 {
+			return invalidParam("count", "must be at least 1", "Invalid count; 1 to 10000")
+		}
+		if (*p.Count) > 10000 {
+			return invalidParam("count", "must be at most 10000", "Invalid count; 1 to 10000")
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of ledgerd_revert against the schema; a failure is a -32602 *Error.
+func (p *LedgerdRevertParams) Validate() error {
+	return nil
+}
+
 // Validate checks the params of getEpochInfo against the schema; a failure is a -32602 *Error.
 func (p *GetEpochInfoParams) Validate() error {
 	if p.Config != nil {
@@ -825,6 +894,28 @@ func (x *GetBlocksEndSlot) validate(path string) error {
 			return err
 		}
 	}
+	return nil
+}
+func (x *AccountUpdate) validate(path string) error {
+	var err error
+	if x.Owner != nil {
+		if x.ownerBytes, err = decodeBase58(*x.Owner, 32, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (x *TokenAccountUpdate) validate(path string) error {
+	if x.State != nil {
+		switch *x.State {
+		case "uninitialized", "initialized", "frozen":
+		default:
+			return invalidParam(path+".state", "unknown variant `"+(*x.State)+"`, expected one of `uninitialized`, `initialized`, `frozen`", "")
+		}
+	}
+	return nil
+}
+func (x *TimeTravelConfig) validate(path string) error {
 	return nil
 }
 func (x *EpochConfig) validate(path string) error {

@@ -113,6 +113,76 @@ func (c *Client) MinimumLedgerSlot(ctx context.Context) (rpcapi.MinimumLedgerSlo
 	return r, err
 }
 
+// SurfnetSetAccount implements surfnet_setAccount: Sets or updates an account's lamports, data, owner, executable flag and rent epoch.
+func (c *Client) SurfnetSetAccount(ctx context.Context, p *rpcapi.SurfnetSetAccountParams) (rpcapi.SurfnetSetAccountResult, error) {
+	var r rpcapi.SurfnetSetAccountResult
+	err := c.Call(ctx, "surfnet_setAccount", p, &r)
+	return r, err
+}
+
+// SurfnetSetTokenAccount implements surfnet_setTokenAccount: Sets or updates the associated token account of an owner and a mint.
+func (c *Client) SurfnetSetTokenAccount(ctx context.Context, p *rpcapi.SurfnetSetTokenAccountParams) (rpcapi.SurfnetSetTokenAccountResult, error) {
+	var r rpcapi.SurfnetSetTokenAccountResult
+	err := c.Call(ctx, "surfnet_setTokenAccount", p, &r)
+	return r, err
+}
+
+// SurfnetTimeTravel implements surfnet_timeTravel: Moves the chain forward to a slot, an epoch or a unix timestamp.
+func (c *Client) SurfnetTimeTravel(ctx context.Context, p *rpcapi.SurfnetTimeTravelParams) (rpcapi.SurfnetTimeTravelResult, error) {
+	var r rpcapi.SurfnetTimeTravelResult
+	err := c.Call(ctx, "surfnet_timeTravel", p, &r)
+	return r, err
+}
+
+// SurfnetPauseClock implements surfnet_pauseClock: Stops the clock's slots.
+func (c *Client) SurfnetPauseClock(ctx context.Context) (rpcapi.SurfnetPauseClockResult, error) {
+	var r rpcapi.SurfnetPauseClockResult
+	err := c.Call(ctx, "surfnet_pauseClock", nil, &r)
+	return r, err
+}
+
+// SurfnetResumeClock implements surfnet_resumeClock: Restarts the clock's slots.
+func (c *Client) SurfnetResumeClock(ctx context.Context) (rpcapi.SurfnetResumeClockResult, error) {
+	var r rpcapi.SurfnetResumeClockResult
+	err := c.Call(ctx, "surfnet_resumeClock", nil, &r)
+	return r, err
+}
+
+// SurfnetResetAccount implements surfnet_resetAccount: Resets an account, and optionally the accounts it owns.
+func (c *Client) SurfnetResetAccount(ctx context.Context, p *rpcapi.SurfnetResetAccountParams) (rpcapi.SurfnetResetAccountResult, error) {
+	var r rpcapi.SurfnetResetAccountResult
+	err := c.Call(ctx, "surfnet_resetAccount", p, &r)
+	return r, err
+}
+
+// SurfnetGetSurfnetInfo implements surfnet_getSurfnetInfo: Reports the node's runbook executions (none), for tools that poll it for readiness.
+func (c *Client) SurfnetGetSurfnetInfo(ctx context.Context) (rpcapi.SurfnetGetSurfnetInfoResult, error) {
+	var r rpcapi.SurfnetGetSurfnetInfoResult
+	err := c.Call(ctx, "surfnet_getSurfnetInfo", nil, &r)
+	return r, err
+}
+
+// LedgerdAdvanceSlots implements ledgerd_advanceSlots: Produces slots now (the block production of manual mode).
+func (c *Client) LedgerdAdvanceSlots(ctx context.Context, p *rpcapi.LedgerdAdvanceSlotsParams) (rpcapi.LedgerdAdvanceSlotsResult, error) {
+	var r rpcapi.LedgerdAdvanceSlotsResult
+	err := c.Call(ctx, "ledgerd_advanceSlots", p, &r)
+	return r, err
+}
+
+// LedgerdSnapshot implements ledgerd_snapshot: Takes a snapshot of the whole chain state and returns its id (anvil's evm_snapshot).
+func (c *Client) LedgerdSnapshot(ctx context.Context) (rpcapi.LedgerdSnapshotResult, error) {
+	var r rpcapi.LedgerdSnapshotResult
+	err := c.Call(ctx, "ledgerd_snapshot", nil, &r)
+	return r, err
+}
+
+// LedgerdRevert implements ledgerd_revert: Returns the chain to a snapshot (anvil's evm_revert).
+func (c *Client) LedgerdRevert(ctx context.Context, p *rpcapi.LedgerdRevertParams) (rpcapi.LedgerdRevertResult, error) {
+	var r rpcapi.LedgerdRevertResult
+	err := c.Call(ctx, "ledgerd_revert", p, &r)
+	return r, err
+}
+
 // GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 func (c *Client) GetEpochInfo(ctx context.Context, p *rpcapi.GetEpochInfoParams) (rpcapi.GetEpochInfoResult, error) {
 	var r rpcapi.GetEpochInfoResult

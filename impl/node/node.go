@@ -78,6 +78,11 @@ type Config struct {
 	// WarpSlot starts a new chain at this slot (see ledger.Config).
 	WarpSlot uint64
 
+	// BlockProduction is when slots end (clock, transaction or manual); EnableCheats serves the cheat methods
+	// (surfnet_*, ledgerd_*) on any address, not only on loopback.
+	BlockProduction ledger.BlockProduction
+	EnableCheats    bool
+
 	// GossipPort is the UDP port held as the gossip address getClusterNodes lists (0: any free port).
 	GossipPort int
 	// ValidatorLog also writes the log, from the ledger's opening on, to <LedgerDir>/validator.log, as the test
@@ -134,7 +139,7 @@ func Start(cfg Config) (*Node, error) {
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
 		AirdropPerTimeCap: cfg.AirdropPerTimeCap, AirdropTimeSlice: cfg.AirdropTimeSlice,
 		Logger: cfg.Logger, Now: cfg.Now, ExpectedGenesisHash: cfg.ExpectedGenesisHash, VerifyLedger: cfg.VerifyLedger,
-		StoreFS: cfg.StoreFS,
+		StoreFS: cfg.StoreFS, BlockProduction: cfg.BlockProduction,
 		// The hub registers before the first slot, so subscribers never miss one and no event races the wiring.
 		Paused: true,
 	})
@@ -157,7 +162,8 @@ func Start(cfg Config) (*Node, error) {
 		return nil, err
 	}
 	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(),
-		Health: parts.monitor.Check, Ledger: l, Cluster: parts.info})
+		Health: parts.monitor.Check, Ledger: l, Cluster: parts.info,
+		Cheats: cfg.EnableCheats || rpc.IsLoopback(cfg.BindAddress)})
 	if cfg.PubSub.Logger == nil {
 		cfg.PubSub.Logger = cfg.Logger
 	}

@@ -27,6 +27,8 @@ type Node struct {
 	Ledger *ledger.Ledger
 	// Cluster serves getClusterNodes and the snapshot methods (cluster.go); nil: this node alone, no snapshot.
 	Cluster *Cluster
+	// Cheats serves the developer's methods (cheats.go); without it they answer -32601.
+	Cheats bool
 }
 
 // Server implements rpcapi.Handler.

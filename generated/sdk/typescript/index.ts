@@ -92,6 +92,23 @@ export type AccountSubscribeResult = SubscriptionId;
 
 export type AccountUnsubscribeResult = boolean;
 
+/**
+ * The fields of an account to set (surfpool's AccountUpdate); a field left out keeps the account's value, or the
+ * default of a new account (0 lamports, the system program as owner, not executable, rent epoch 0, no data).
+ */
+export interface AccountUpdate {
+  /** The account's balance; 0 deletes the account. */
+  lamports?: U64;
+  /** The account's data, hex-encoded (as surfpool takes it; an empty string is no data). */
+  data?: string;
+  /** The program that owns the account. */
+  owner?: Pubkey;
+  /** Whether the account holds a loaded program. */
+  executable?: boolean;
+  /** The epoch at which the account next owes rent. */
+  rentEpoch?: U64;
+}
+
 /** How much stake has voted on a block, bucketed by vote-lockout depth. */
 export interface BlockCommitment {
   /**
@@ -803,6 +820,13 @@ export interface KeyedAccount {
 /** An amount of lamports. */
 export type Lamports = U64;
 
+export type LedgerdAdvanceSlotsResult = Slot;
+
+export type LedgerdRevertResult = boolean;
+
+/** minimum 1 */
+export type LedgerdSnapshotResult = U64;
+
 /** The account keys a version 0 transaction loaded through address lookup tables. */
 export interface LoadedAddresses {
   writable: Pubkey[];
@@ -1007,6 +1031,12 @@ export interface RequiredCommitmentConfig {
   commitment: Commitment;
 }
 
+/** How to reset an account (surfpool's ResetAccountConfig). */
+export interface ResetAccountConfig {
+  /** Also reset every account the account owns (default false). */
+  includeOwnedAccounts?: boolean;
+}
+
 /** The most recent return data set by an instruction of the transaction. */
 export interface ReturnData {
   /** The program that set the return data. */
@@ -1076,6 +1106,20 @@ export interface RpcResponseBool {
 export interface RpcResponseKeyedAccounts {
   context: RpcContext;
   value: KeyedAccount[];
+}
+
+/**
+ * An RpcResponse whose value is always null (surfpool's RpcResponse<()>), with the slot the change was written
+ * in.
+ */
+export interface RpcResponseNull {
+  context: RpcContext;
+  value: unknown;
+}
+
+export interface RpcResponseSurfnetInfo {
+  context: RpcContext;
+  value: SurfnetInfo;
 }
 
 /** An RpcResponse whose value is a u64. */
@@ -1343,6 +1387,46 @@ export interface Supply {
   nonCirculatingAccounts: Pubkey[];
 }
 
+export type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo;
+
+/**
+ * What surfpool reports about itself (surfpool's GetSurfnetInfoResponse); ledgerd runs no runbooks, so the list
+ * is empty. Tools poll it to learn the node is ready.
+ */
+export interface SurfnetInfo {
+  runbookExecutions: SurfnetInfoRunbookExecutionsItem[];
+}
+
+export interface SurfnetInfoRunbookExecutionsItem {
+  startedAt: number;
+  completedAt?: number | null;
+  runbookId: string;
+  errors?: string[] | null;
+}
+
+export type SurfnetPauseClockResult = EpochInfo;
+
+export type SurfnetResetAccountResult = RpcResponseNull;
+
+export type SurfnetResumeClockResult = EpochInfo;
+
+export type SurfnetSetAccountResult = RpcResponseNull;
+
+export type SurfnetSetTokenAccountResult = RpcResponseNull;
+
+export type SurfnetTimeTravelResult = EpochInfo;
+
+/**
+ * Where to travel (surfpool's TimeTravelConfig): exactly one of absoluteSlot, absoluteEpoch (its first slot) and
+ * absoluteTimestamp (unix milliseconds). A slot or epoch is reached by producing every slot up to it (at most
+ * 10,000 per call); a timestamp starts a new slot carrying it. The chain only travels forward.
+ */
+export interface TimeTravelConfig {
+  absoluteSlot?: Slot;
+  absoluteEpoch?: U64;
+  absoluteTimestamp?: U64;
+}
+
 /**
  * `parsed.info` of a jsonParsed token account (`parsed.type` is `account`, `program` is `spl-token` or
  * `spl-token-2022`). Amounts use the mint's decimals (and its interest-bearing or scaled-UI-amount extension as
@@ -1362,6 +1446,23 @@ export interface TokenAccountInfo {
   closeAuthority?: Pubkey;
   /** Token-2022 extensions; left out for SPL Token accounts. */
   extensions?: TokenExtension[];
+}
+
+/**
+ * The fields of a token account to set (surfpool's TokenAccountUpdate). delegate and closeAuthority take a
+ * pubkey, or the string "null" to clear them. state is uninitialized, initialized or frozen.
+ */
+export interface TokenAccountUpdate {
+  /** The token amount, in base units. */
+  amount?: U64;
+  /** The delegate's pubkey, or "null" for none. */
+  delegate?: string;
+  /** The account state. */
+  state?: "uninitialized" | "initialized" | "frozen";
+  /** The amount the delegate may transfer. */
+  delegatedAmount?: U64;
+  /** The close authority's pubkey, or "null" for none. */
+  closeAuthority?: string;
 }
 
 /**
@@ -1923,6 +2024,71 @@ export type GetFirstAvailableBlockParams = [];
 export type MinimumLedgerSlotParams = [];
 
 /**
+ * The params of surfnet_setAccount.
+ *
+ * @param pubkey The account to write.
+ *
+ * @param update The fields to set.
+ */
+export type SurfnetSetAccountParams = [pubkey: Pubkey, update: AccountUpdate];
+
+/**
+ * The params of surfnet_setTokenAccount.
+ *
+ * @param owner The token account's owner.
+ *
+ * @param mint The token's mint.
+ *
+ * @param update The fields to set.
+ *
+ * @param tokenProgram The token program (default SPL Token).
+ */
+export type SurfnetSetTokenAccountParams = [owner: Pubkey, mint: Pubkey, update: TokenAccountUpdate, tokenProgram?: Pubkey];
+
+/**
+ * The params of surfnet_timeTravel.
+ *
+ * @param config Where to travel.
+ */
+export type SurfnetTimeTravelParams = [config?: TimeTravelConfig];
+
+/** The params of surfnet_pauseClock. */
+export type SurfnetPauseClockParams = [];
+
+/** The params of surfnet_resumeClock. */
+export type SurfnetResumeClockParams = [];
+
+/**
+ * The params of surfnet_resetAccount.
+ *
+ * @param pubkey The account to reset.
+ *
+ * @param config Whether to reset the accounts it owns too.
+ */
+export type SurfnetResetAccountParams = [pubkey: Pubkey, config?: ResetAccountConfig];
+
+/** The params of surfnet_getSurfnetInfo. */
+export type SurfnetGetSurfnetInfoParams = [];
+
+/**
+ * The params of ledgerd_advanceSlots.
+ *
+ * @param count How many slots to produce (default 1). (minimum 1; maximum 10000; else "Invalid count; 1 to
+ * 10000")
+ */
+export type LedgerdAdvanceSlotsParams = [count?: U64];
+
+/** The params of ledgerd_snapshot. */
+export type LedgerdSnapshotParams = [];
+
+/**
+ * The params of ledgerd_revert.
+ *
+ * @param id The id ledgerd_snapshot returned.
+ */
+export type LedgerdRevertParams = [id: U64];
+
+/**
  * The params of getEpochInfo.
  *
  * @param config Commitment (default finalized) and minimum context slot.
@@ -2385,6 +2551,26 @@ export interface HttpMethods {
   getFirstAvailableBlock: { params: GetFirstAvailableBlockParams; result: GetFirstAvailableBlockResult };
   /** Returns the lowest slot the node has information about in its ledger. */
   minimumLedgerSlot: { params: MinimumLedgerSlotParams; result: MinimumLedgerSlotResult };
+  /** Sets or updates an account's lamports, data, owner, executable flag and rent epoch. */
+  surfnet_setAccount: { params: SurfnetSetAccountParams; result: SurfnetSetAccountResult };
+  /** Sets or updates the associated token account of an owner and a mint. */
+  surfnet_setTokenAccount: { params: SurfnetSetTokenAccountParams; result: SurfnetSetTokenAccountResult };
+  /** Moves the chain forward to a slot, an epoch or a unix timestamp. */
+  surfnet_timeTravel: { params: SurfnetTimeTravelParams; result: SurfnetTimeTravelResult };
+  /** Stops the clock's slots. */
+  surfnet_pauseClock: { params: SurfnetPauseClockParams; result: SurfnetPauseClockResult };
+  /** Restarts the clock's slots. */
+  surfnet_resumeClock: { params: SurfnetResumeClockParams; result: SurfnetResumeClockResult };
+  /** Resets an account, and optionally the accounts it owns. */
+  surfnet_resetAccount: { params: SurfnetResetAccountParams; result: SurfnetResetAccountResult };
+  /** Reports the node's runbook executions (none), for tools that poll it for readiness. */
+  surfnet_getSurfnetInfo: { params: SurfnetGetSurfnetInfoParams; result: SurfnetGetSurfnetInfoResult };
+  /** Produces slots now (the block production of manual mode). */
+  ledgerd_advanceSlots: { params: LedgerdAdvanceSlotsParams; result: LedgerdAdvanceSlotsResult };
+  /** Takes a snapshot of the whole chain state and returns its id (anvil's evm_snapshot). */
+  ledgerd_snapshot: { params: LedgerdSnapshotParams; result: LedgerdSnapshotResult };
+  /** Returns the chain to a snapshot (anvil's evm_revert). */
+  ledgerd_revert: { params: LedgerdRevertParams; result: LedgerdRevertResult };
   /** Returns information about the current epoch. */
   getEpochInfo: { params: GetEpochInfoParams; result: GetEpochInfoResult };
   /** Returns the epoch schedule of the cluster. */
@@ -2555,6 +2741,11 @@ export const ErrorCode = {
   BlockNotAvailable: -32004,
   /** Block status not yet available for slot {slot} */
   BlockStatusNotAvailableYet: -32014,
+  /**
+   * Method not found: {method} is a cheat method, served only when the node binds to a loopback address or runs
+   * with --enable-cheats
+   */
+  CheatsDisabled: -32601,
   /** Epoch rewards period still active at slot {slot} */
   EpochRewardsPeriodActive: -32017,
   /** airdrop refused: the faucet holds {available} lamports, the request needs {needed} */
@@ -3088,6 +3279,112 @@ export class Client extends ClientBase {
    */
   minimumLedgerSlot(...params: MinimumLedgerSlotParams): Promise<MinimumLedgerSlotResult> {
     return this.call("minimumLedgerSlot", ...params);
+  }
+
+  /**
+   * Sets or updates an account's lamports, data, owner, executable flag and rent epoch.
+   *
+   * Writes the account at pubkey with the given fields, the others kept from the account (or a new account's
+   * defaults). Data is hex. Zero lamports deletes the account. Sysvars cannot be set (-32602).
+   */
+  surfnet_setAccount(...params: SurfnetSetAccountParams): Promise<SurfnetSetAccountResult> {
+    return this.call("surfnet_setAccount", ...params);
+  }
+
+  /**
+   * Sets or updates the associated token account of an owner and a mint.
+   *
+   * Writes the associated token account of owner for mint under the token program (SPL Token by default, or
+   * Token-2022), creating it rent-exempt and initialized when it does not exist, then applying the update. The
+   * mint must exist and be owned by that token program (-32602 otherwise).
+   */
+  surfnet_setTokenAccount(...params: SurfnetSetTokenAccountParams): Promise<SurfnetSetTokenAccountResult> {
+    return this.call("surfnet_setTokenAccount", ...params);
+  }
+
+  /**
+   * Moves the chain forward to a slot, an epoch or a unix timestamp.
+   *
+   * Freezes the working slot and travels: to an absolute slot by producing every slot up to it (their block times
+   * advancing by the slot duration each), to the first slot of an epoch the same way, or to a unix timestamp in
+   * milliseconds, which the next slot's Clock carries. Without a config it travels one hour ahead, as surfpool
+   * does. At most 10,000 slots per call; a target not ahead of the chain is -32602.
+   */
+  surfnet_timeTravel(...params: SurfnetTimeTravelParams): Promise<SurfnetTimeTravelResult> {
+    return this.call("surfnet_timeTravel", ...params);
+  }
+
+  /**
+   * Stops the clock's slots.
+   *
+   * In clock mode no slot is produced on the timer until surfnet_resumeClock; transactions still run into the
+   * working slot (and in transaction mode still make their slots), and ledgerd_advanceSlots still produces slots.
+   */
+  surfnet_pauseClock(...params: SurfnetPauseClockParams): Promise<SurfnetPauseClockResult> {
+    return this.call("surfnet_pauseClock", ...params);
+  }
+
+  /**
+   * Restarts the clock's slots.
+   *
+   * Undoes surfnet_pauseClock; a clock that runs stays running.
+   */
+  surfnet_resumeClock(...params: SurfnetResumeClockParams): Promise<SurfnetResumeClockResult> {
+    return this.call("surfnet_resumeClock", ...params);
+  }
+
+  /**
+   * Resets an account, and optionally the accounts it owns.
+   *
+   * Without a cluster to fork from, an account's original state is no account: the account is deleted, and with
+   * includeOwnedAccounts so is every account it owns (a program's state).
+   */
+  surfnet_resetAccount(...params: SurfnetResetAccountParams): Promise<SurfnetResetAccountResult> {
+    return this.call("surfnet_resetAccount", ...params);
+  }
+
+  /**
+   * Reports the node's runbook executions (none), for tools that poll it for readiness.
+   *
+   * Answers as surfpool does with the runbooks it ran; ledgerd runs none, so the list is empty. It reads nothing
+   * and changes nothing, so it answers on any address.
+   */
+  surfnet_getSurfnetInfo(...params: SurfnetGetSurfnetInfoParams): Promise<SurfnetGetSurfnetInfoResult> {
+    return this.call("surfnet_getSurfnetInfo", ...params);
+  }
+
+  /**
+   * Produces slots now (the block production of manual mode).
+   *
+   * Produces count slots (1 to 10,000) at once, in any mode: the first holds the transactions processed since the
+   * last slot, the others only the node's votes. Finalized follows confirmed by the finality depth as always, so
+   * advancing past the depth finalizes what was processed.
+   */
+  ledgerd_advanceSlots(...params: LedgerdAdvanceSlotsParams): Promise<LedgerdAdvanceSlotsResult> {
+    return this.call("ledgerd_advanceSlots", ...params);
+  }
+
+  /**
+   * Takes a snapshot of the whole chain state and returns its id (anvil's evm_snapshot).
+   *
+   * Freezes the working slot, so the snapshot holds everything processed, and remembers that slot. ledgerd_revert
+   * returns the chain to it. Snapshots live in memory (a restart forgets them); while one is held, old account
+   * versions are kept for it.
+   */
+  ledgerd_snapshot(...params: LedgerdSnapshotParams): Promise<LedgerdSnapshotResult> {
+    return this.call("ledgerd_snapshot", ...params);
+  }
+
+  /**
+   * Returns the chain to a snapshot (anvil's evm_revert).
+   *
+   * Returns accounts, history and commitment levels to the snapshot: its slot is confirmed again and finalized
+   * trails it by the finality depth; later slots, transactions and the working slot's changes are gone. The
+   * accounts the revert changed are written again in a new slot, so account subscriptions are notified of their
+   * restored state at each commitment. The snapshot and every later one are used up. false for an unknown id.
+   */
+  ledgerd_revert(...params: LedgerdRevertParams): Promise<LedgerdRevertResult> {
+    return this.call("ledgerd_revert", ...params);
   }
 
   /**
@@ -3985,6 +4282,16 @@ export const requests = {
   getBlockTime: (...params: GetBlockTimeParams): RpcRequest<"getBlockTime"> => ({ method: "getBlockTime", params }),
   getFirstAvailableBlock: (...params: GetFirstAvailableBlockParams): RpcRequest<"getFirstAvailableBlock"> => ({ method: "getFirstAvailableBlock", params }),
   minimumLedgerSlot: (...params: MinimumLedgerSlotParams): RpcRequest<"minimumLedgerSlot"> => ({ method: "minimumLedgerSlot", params }),
+  surfnet_setAccount: (...params: SurfnetSetAccountParams): RpcRequest<"surfnet_setAccount"> => ({ method: "surfnet_setAccount", params }),
+  surfnet_setTokenAccount: (...params: SurfnetSetTokenAccountParams): RpcRequest<"surfnet_setTokenAccount"> => ({ method: "surfnet_setTokenAccount", params }),
+  surfnet_timeTravel: (...params: SurfnetTimeTravelParams): RpcRequest<"surfnet_timeTravel"> => ({ method: "surfnet_timeTravel", params }),
+  surfnet_pauseClock: (...params: SurfnetPauseClockParams): RpcRequest<"surfnet_pauseClock"> => ({ method: "surfnet_pauseClock", params }),
+  surfnet_resumeClock: (...params: SurfnetResumeClockParams): RpcRequest<"surfnet_resumeClock"> => ({ method: "surfnet_resumeClock", params }),
+  surfnet_resetAccount: (...params: SurfnetResetAccountParams): RpcRequest<"surfnet_resetAccount"> => ({ method: "surfnet_resetAccount", params }),
+  surfnet_getSurfnetInfo: (...params: SurfnetGetSurfnetInfoParams): RpcRequest<"surfnet_getSurfnetInfo"> => ({ method: "surfnet_getSurfnetInfo", params }),
+  ledgerd_advanceSlots: (...params: LedgerdAdvanceSlotsParams): RpcRequest<"ledgerd_advanceSlots"> => ({ method: "ledgerd_advanceSlots", params }),
+  ledgerd_snapshot: (...params: LedgerdSnapshotParams): RpcRequest<"ledgerd_snapshot"> => ({ method: "ledgerd_snapshot", params }),
+  ledgerd_revert: (...params: LedgerdRevertParams): RpcRequest<"ledgerd_revert"> => ({ method: "ledgerd_revert", params }),
   getEpochInfo: (...params: GetEpochInfoParams): RpcRequest<"getEpochInfo"> => ({ method: "getEpochInfo", params }),
   getEpochSchedule: (...params: GetEpochScheduleParams): RpcRequest<"getEpochSchedule"> => ({ method: "getEpochSchedule", params }),
   getInflationGovernor: (...params: GetInflationGovernorParams): RpcRequest<"getInflationGovernor"> => ({ method: "getInflationGovernor", params }),

@@ -1,0 +1,73 @@
+package suite
+
+import (
+	"context"
+	"strconv"
+	"time"
+)
+
+// The developer's methods (surfnet_*, ledgerd_*). A node that does not serve them (a reference node, or ledgerd
+// bound beyond loopback without --enable-cheats) answers -32601, which every case accepts. The cases change only
+// accounts no other case reads, and undo what would disturb the others: the clock paused by one case is resumed
+// by its own Setup's helper, and no snapshot is reverted (a revert would erase the other cases' fixtures), so
+// ledgerd_revert is called with an id never handed out.
+
+// Two addresses no other case touches (SHA-256 of a label).
+const (
+	cheatAccount = "DyaNDJF4MbV2sYYGXGHp3JmVGPq8RkSKSVDMdNehgJi3"
+	cheatOwner   = "GeA41fvkBgo2C7PiXKBTutJD71S6h95SrhuHkVJM5RuW"
+)
+
+// soonVars sets {{soon}} to a unix time in milliseconds two seconds ahead, so a time travel moves the chain's
+// clock by little.
+func soonVars(ctx context.Context, c *Call) error {
+	c.Vars["soon"] = strconv.FormatInt(time.Now().Add(2*time.Second).UnixMilli(), 10)
+	return nil
+}
+
+// resumeSoon makes sure a paused clock runs again: it resumes the clock a few times over the next seconds, so
+// the pause reaches the node first, however late.
+func resumeSoon(ctx context.Context, c *Call) error {
+	go func() {
+		for range 20 {
+			time.Sleep(100 * time.Millisecond)
+			rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, _, _ = c.Env.http.post(rctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"surfnet_resumeClock"}`))
+			cancel()
+		}
+	}()
+	return nil
+}
+
+var cheatCases = group(
+	ok("surfnet_setAccount", `["`+cheatAccount+`",{"lamports":1000000,"data":"0102ff","owner":"11111111111111111111111111111111"}]`,
+		at("value", `null`)).orError(-32601),
+	bad("surfnet_setAccount", `["`+cheatAccount+`",{"data":"xyz"}]`, -32602, "").orError(-32601).named("data that is not hex"),
+	badKeys("surfnet_setAccount", `["%s",{"lamports":1}]`),
+
+	ok("surfnet_setTokenAccount", `["`+cheatOwner+`","{{mint}}",{"amount":0}]`, at("value", `null`)).orError(-32601),
+	bad("surfnet_setTokenAccount", `["`+cheatOwner+`","{{wallet}}",{"amount":1}]`, -32602, "").orError(-32601).
+		named("a mint that is not one"),
+	badKeys("surfnet_setTokenAccount", `["%s","{{mint}}",{"amount":1}]`),
+
+	ok("surfnet_timeTravel", `[{"absoluteTimestamp":{{soon}}}]`, atLeast("slotsInEpoch", "1")).with(soonVars).orError(-32601),
+	bad("surfnet_timeTravel", `[{"absoluteSlot":0}]`, -32602, "").orError(-32601).named("a slot in the past"),
+
+	ok("surfnet_pauseClock", ``, atLeast("slotsInEpoch", "1")).with(resumeSoon).orError(-32601),
+	noParams("surfnet_pauseClock").orError(-32601),
+	ok("surfnet_resumeClock", ``, atLeast("slotsInEpoch", "1")).orError(-32601),
+	noParams("surfnet_resumeClock").orError(-32601),
+
+	ok("surfnet_resetAccount", `["`+cheatAccount+`",{"includeOwnedAccounts":false}]`, at("value", `null`)).orError(-32601),
+	badKeys("surfnet_resetAccount", `["%s"]`),
+
+	ok("surfnet_getSurfnetInfo", ``, at("value", `{"runbookExecutions":[]}`)).orError(-32601),
+	noParams("surfnet_getSurfnetInfo").orError(-32601),
+
+	ok("ledgerd_advanceSlots", `[1]`).orError(-32601),
+	bad("ledgerd_advanceSlots", `[0]`, -32602, "Invalid count; 1 to 10000").orError(-32601),
+	ok("ledgerd_snapshot", ``).orError(-32601),
+	noParams("ledgerd_snapshot").orError(-32601),
+	ok("ledgerd_revert", `[18446744073709551615]`, exact(`false`)).orError(-32601).named("an id never handed out"),
+	badParams("ledgerd_revert", `["x"]`).orError(-32601),
+)
