@@ -1,10 +1,10 @@
 package ledger
 
 import (
-	"math"
 	"sync"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/sat"
 	"ledgerd/impl/programs/stake"
 	"ledgerd/impl/programs/vote"
 	"ledgerd/impl/runtime"
@@ -42,7 +42,7 @@ func computeEpochStakes(b *Bank) (uint64, map[core.Pubkey]uint64) {
 	_ = b.ProgramAccounts(core.StakeProgramID, func(_ core.Pubkey, a runtime.Account) bool {
 		if st, err := stake.Decode(a.Data); err == nil {
 			if d, ok := st.Delegation(); ok {
-				delegated[d.VoterPubkey] = saturatingAdd(delegated[d.VoterPubkey], d.EffectiveStake(at, history, &newRateActivationEpoch))
+				delegated[d.VoterPubkey] = sat.Add(delegated[d.VoterPubkey], d.EffectiveStake(at, history, &newRateActivationEpoch))
 			}
 		}
 		return true
@@ -52,16 +52,9 @@ func computeEpochStakes(b *Bank) (uint64, map[core.Pubkey]uint64) {
 	_ = b.ProgramAccounts(core.VoteProgramID, func(k core.Pubkey, a runtime.Account) bool {
 		if vote.IsCorrectSizeAndInitialized(a.Data) {
 			votes[k] = delegated[k]
-			total = saturatingAdd(total, delegated[k])
+			total = sat.Add(total, delegated[k])
 		}
 		return true
 	})
 	return total, votes
-}
-
-func saturatingAdd(a, b uint64) uint64 {
-	if a+b < a {
-		return math.MaxUint64
-	}
-	return a + b
 }

@@ -3,6 +3,8 @@ package sbpf
 import (
 	"encoding/binary"
 	"sort"
+
+	"ledgerd/impl/core/sat"
 )
 
 type memRegion struct {
@@ -23,9 +25,9 @@ func makeRegion(r Region) memRegion {
 	n := uint64(len(r.Data))
 	if r.GapSize > 0 {
 		m.gapSize, m.lowMask = r.GapSize, r.GapSize-1
-		n = satMul(n, 2)
+		n = sat.Mul(n, 2)
 	}
-	m.end = satAdd(r.VMAddr, n)
+	m.end = sat.Add(r.VMAddr, n)
 	return m
 }
 
@@ -233,24 +235,6 @@ func (m *memory) violation(access AccessType, addr, n uint64) *Error {
 		name = "input"
 	}
 	return &Error{Kind: ErrAccessViolation, Access: access, Addr: addr, Len: n, Region: name}
-}
-
-func satAdd(a, b uint64) uint64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return ^uint64(0)
-}
-
-func satMul(a, b uint64) uint64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	p := a * b
-	if p/b != a {
-		return ^uint64(0)
-	}
-	return p
 }
 
 func satSubI64(a, b int64) int64 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/sat"
 	"ledgerd/impl/programs/system"
 	"ledgerd/impl/runtime"
 )
@@ -335,7 +336,7 @@ func upgrade(ctx *runtime.InvokeContext) error {
 	if len(programData.Data()) < ProgramDataMetadataSize+n {
 		return fail(ctx, runtime.ErrAccountDataTooSmall, "ProgramData account not large enough")
 	}
-	if satAdd(programData.Lamports(), bufferLamports) < required {
+	if sat.Add(programData.Lamports(), bufferLamports) < required {
 		return fail(ctx, runtime.ErrInsufficientFunds, "Buffer account balance too low to fund upgrade")
 	}
 	pst, err := getState(programData)
@@ -375,7 +376,7 @@ func upgrade(ctx *runtime.InvokeContext) error {
 	clear(data[ProgramDataMetadataSize+n:])
 
 	spill, _ := ctx.Account(3)
-	if err := spill.CheckedAddLamports(satSub(satAdd(programData.Lamports(), bufferLamports), required)); err != nil {
+	if err := spill.CheckedAddLamports(sat.Sub(sat.Add(programData.Lamports(), bufferLamports), required)); err != nil {
 		return err
 	}
 	if err := buffer.SetLamports(0); err != nil {
@@ -603,7 +604,7 @@ func extendProgram(ctx *runtime.InvokeContext, additional uint32, checked bool) 
 			newLen, runtime.MaxPermittedDataLength))
 	}
 	if minimumExtendEnabled && additional < MinimumExtendProgramBytes &&
-		uint64(additional) != satSub(runtime.MaxPermittedDataLength, uint64(len(programData.Data()))) {
+		uint64(additional) != sat.Sub(runtime.MaxPermittedDataLength, uint64(len(programData.Data()))) {
 		return fail(ctx, runtime.ErrInvalidArgument, fmt.Sprintf("ExtendProgram requires a minimum of %d additional "+
 			"bytes or to extend to maximum size, but only %d were requested", MinimumExtendProgramBytes, additional))
 	}
@@ -632,7 +633,7 @@ func extendProgram(ctx *runtime.InvokeContext, additional uint32, checked bool) 
 		}
 	}
 	rent := ctx.Rent()
-	required := satSub(max(1, rent.MinimumBalance(uint64(newLen))), programData.Lamports())
+	required := sat.Sub(max(1, rent.MinimumBalance(uint64(newLen))), programData.Lamports())
 	if required > 0 {
 		payer, err := ctx.Key(payerAt)
 		if err != nil {
@@ -655,18 +656,4 @@ func extendProgram(ctx *runtime.InvokeContext, additional uint32, checked bool) 
 	Programs.Invalidate(programKey)
 	ctx.Logf("Extended ProgramData account by %d bytes", additional)
 	return nil
-}
-
-func satAdd(a, b uint64) uint64 {
-	if a+b < a {
-		return ^uint64(0)
-	}
-	return a + b
-}
-
-func satSub(a, b uint64) uint64 {
-	if b > a {
-		return 0
-	}
-	return a - b
 }

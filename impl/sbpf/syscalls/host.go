@@ -2,6 +2,7 @@ package syscalls
 
 import (
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/sat"
 	"ledgerd/impl/sbpf"
 )
 
@@ -77,7 +78,7 @@ func NewAllocator(size uint64) *Allocator { return &Allocator{size: size} }
 // the heap cannot hold them.
 func (a *Allocator) Alloc(size, align uint64) (uint64, bool) {
 	pad := (align - a.pos%align) % align
-	if satAdd(satAdd(a.pos, pad), size) > a.size {
+	if sat.Add(sat.Add(a.pos, pad), size) > a.size {
 		return 0, false
 	}
 	a.pos += pad
@@ -126,28 +127,4 @@ func AllFeatures() Features {
 		AbortOnInvalidCurve: true, AltBn128LittleEndian: true, FixAltBn128PairingLengthCheck: true,
 		PoseidonEnforcePadding: true, AltBn128G2Syscalls: true,
 	}
-}
-
-func satAdd(a, b uint64) uint64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return ^uint64(0)
-}
-
-func satMul(a, b uint64) uint64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	if p := a * b; p/b == a {
-		return p
-	}
-	return ^uint64(0)
-}
-
-func satSub(a, b uint64) uint64 {
-	if a < b {
-		return 0
-	}
-	return a - b
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
+	"ledgerd/impl/core/sat"
 	"ledgerd/impl/sbpf"
 )
 
@@ -55,7 +56,7 @@ func (c *call) loadSlice(addr, count, size, align uint64) ([]byte, error) {
 	if count == 0 {
 		return nil, nil
 	}
-	total := satMul(count, size)
+	total := sat.Mul(count, size)
 	if total > math.MaxInt64 {
 		return nil, syscallErr(ErrInvalidLength)
 	}
@@ -76,7 +77,7 @@ func (c *call) store(outs ...Dest) ([][]byte, error) {
 		if o.Count == 0 {
 			continue
 		}
-		b, err := c.vm.Translate(o.Addr, satMul(o.Count, o.Size), sbpf.Store)
+		b, err := c.vm.Translate(o.Addr, sat.Mul(o.Count, o.Size), sbpf.Store)
 		if err != nil {
 			return nil, err
 		}

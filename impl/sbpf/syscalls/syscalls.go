@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/sat"
 	"ledgerd/impl/sbpf"
 )
 
@@ -248,13 +249,13 @@ func logData(vm *sbpf.VM, addr, n, _, _, _ uint64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := vm.Consume(satMul(CostSyscallBase, n)); err != nil {
+	if err := vm.Consume(sat.Mul(CostSyscallBase, n)); err != nil {
 		return 0, err
 	}
 	var total uint64
 	lens := vmSliceLens(desc)
 	for _, l := range lens {
-		total = satAdd(total, l)
+		total = sat.Add(total, l)
 	}
 	if err := vm.Consume(total); err != nil {
 		return 0, err
@@ -383,7 +384,7 @@ func hashSyscall(kind HashKind) sbpf.Syscall {
 				if err != nil {
 					return 0, err
 				}
-				if err := vm.Consume(max(CostMemOpBase, satMul(CostSHA256Byte, l/2))); err != nil {
+				if err := vm.Consume(max(CostMemOpBase, sat.Mul(CostSHA256Byte, l/2))); err != nil {
 					return 0, err
 				}
 				h.Write(b)
@@ -539,7 +540,7 @@ func curveMultiscalarMul(f Features) sbpf.Syscall {
 		default:
 			return invalidCurve(f)
 		}
-		if err := vm.Consume(satAdd(base, satMul(incr, satSub(n, 1)))); err != nil {
+		if err := vm.Consume(sat.Add(base, sat.Mul(incr, sat.Sub(n, 1)))); err != nil {
 			return 0, err
 		}
 		sb, err := c.loadSlice(scalarsAddr, n, 32, alignU8)
@@ -801,7 +802,7 @@ func setReturnData(vm *sbpf.VM, addr, n, _, _, _ uint64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := vm.Consume(satAdd(n/CPIBytesPerUnit, CostSyscallBase)); err != nil {
+	if err := vm.Consume(sat.Add(n/CPIBytesPerUnit, CostSyscallBase)); err != nil {
 		return 0, err
 	}
 	if n > MaxReturnData {
@@ -863,7 +864,7 @@ func processedSiblingInstruction(vm *sbpf.VM, index, metaAddr, programIDAddr, da
 		}
 		if ti.StackHeight == height {
 			// Entry 0 at this height is the running instruction itself.
-			if satAdd(index, 1) == seen {
+			if sat.Add(index, 1) == seen {
 				found = &ti
 				break
 			}
@@ -948,7 +949,7 @@ func allocFree(vm *sbpf.VM, size, freeAddr, _, _, _ uint64) (uint64, error) {
 		align = bpfAlignOfU128
 	}
 	// Layout::from_size_align: the size rounded up to the alignment must fit isize.
-	if satAdd(size, align-1) > 1<<63-1 {
+	if sat.Add(size, align-1) > 1<<63-1 {
 		return 0, nil
 	}
 	if freeAddr != 0 {
@@ -993,8 +994,8 @@ func altBn128GroupOp(f Features) sbpf.Syscall {
 			cost, outLen = CostAltBn128G2Mul, bn254G2Size
 		case AltBn128Pairing:
 			pairs := inputLen / bn254PairingElemSize
-			cost = satAdd(satAdd(satAdd(satAdd(CostAltBn128PairingFirst,
-				satMul(CostAltBn128PairingOther, satSub(pairs, 1))), CostSHA256Base), inputLen), 32)
+			cost = sat.Add(sat.Add(sat.Add(sat.Add(CostAltBn128PairingFirst,
+				sat.Mul(CostAltBn128PairingOther, sat.Sub(pairs, 1))), CostSHA256Base), inputLen), 32)
 			outLen = 32
 		default:
 			// G1 and G2 subtraction and unknown operations.
