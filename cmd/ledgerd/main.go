@@ -69,6 +69,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.Health.StaleAfter, "health-check-stale-after", health.DefaultStaleAfter, "how long a --peer's last answer counts once it stops answering (then health is unknown)")
 	expectedGenesis := fs.String("expected-genesis-hash", "", "HASH: refuse to start unless the ledger's genesis hash is HASH (base58)")
 	fs.BoolVar(&cfg.VerifyLedger, "verify-ledger", false, "before serving, read the whole ledger database and check every table's checksums; refuse to start on damage")
+	fs.BoolVar(&cfg.EnableCheats, "enable-cheats", false, "serve the cheat methods (surfnet_*, ledgerd_*) on a --bind-address other than loopback too")
+	fs.Func("block-production-mode", "when slots end: clock (every --slot-duration, the default), transaction (one slot per transaction) or manual (ledgerd_advanceSlots)",
+		func(v string) (err error) { cfg.BlockProduction, err = ledger.ParseBlockProduction(v); return err })
 	fs.String("account", "", "ADDRESS FILE.json: start a new ledger with the account in FILE (the JSON of `solana account --output json`) at ADDRESS; repeatable")
 	fs.String("bpf-program", "", "ADDRESS_OR_KEYPAIR FILE.so: start a new ledger with the program FILE at ADDRESS, under the upgradeable loader, not upgradeable; repeatable")
 	fs.String("upgradeable-program", "", "ADDRESS_OR_KEYPAIR FILE.so UPGRADE_AUTHORITY|none: start a new ledger with the upgradeable program FILE at ADDRESS; repeatable")
