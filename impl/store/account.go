@@ -117,13 +117,29 @@ func decodeAccount(v []byte) (a Account, deleted bool, err error) {
 
 // GetAccount returns the newest version of pubkey at or below atSlot and the slot that wrote it. found is false
 // when there is no such version or it records a deletion (then slot is the deleting slot, or 0 when there is no
-// version at all). One SeekPrefixGE.
+// version at all). One SeekPrefixGE, none when the read cache holds the account (executable accounts and large
+// ones, in their newest version; see readCache). The returned Data may be shared with other readers: it must not
+// be modified.
 func (s *Store) GetAccount(pubkey Pubkey, atSlot uint64) (acct Account, slot uint64, found bool, err error) {
+	if a, slot, ok := s.reads.get(&pubkey, atSlot); ok {
+		return a, slot, true, nil
+	}
+	gen := s.reads.generation()
 	it, err := s.db.NewIter(nil)
 	if err != nil {
 		return Account{}, 0, false, err
 	}
 	acct, slot, found, err = seekAccount(it, &pubkey, atSlot, true)
+	if err == nil && found && cacheable(&acct) {
+		// Only the newest version may be cached: a read below the slot of a newer one must not find it. The
+		// same iterator sees the same state of the store.
+		if atSlot == math.MaxUint64 {
+			s.reads.put(&pubkey, slot, acct, gen)
+		} else if it.SeekPrefixGE(accountKey(&pubkey, math.MaxUint64)) && accountKeySlot(it.Key()) == slot {
+			s.reads.put(&pubkey, slot, acct, gen)
+		}
+		err = it.Error()
+	}
 	return acct, slot, found, errors.Join(err, it.Close())
 }
 

@@ -93,6 +93,8 @@ type Store struct {
 	failed     error      // guarded by writeMu: set once pebble failed a write; every later write fails with it
 	dirtyFloor uint64     // guarded by writeMu: d-entries below it are processed
 	rootStats  rootStats  // guarded by writeMu: what the last Root did (tests)
+
+	reads readCache // decoded accounts read often and rarely written; emptied by every commit
 }
 
 // Open opens (creating if needed) the database in dir.
@@ -205,6 +207,8 @@ func (s *Store) commit(b *pebble.Batch, opts *pebble.WriteOptions) (err error) {
 	if err := s.checkSpace(); err != nil {
 		return err
 	}
+	// Whatever the commit did, cached versions may be stale now (a commit of accounts, a revert, a prune).
+	defer s.reads.invalidate()
 	defer func() {
 		if r := recover(); r != nil {
 			f, ok := r.(fatalError)
