@@ -351,3 +351,67 @@ func hexOf(b []byte) string {
 }
 
 func itoa(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// In every block production mode an airdrop reaches processed, confirmed and finalized subscribers with the
+// slot it was processed in, and its history is found at confirmed.
+func TestBlockProductionModesSubscriptions(t *testing.T) {
+	for _, mode := range []ledger.BlockProduction{ledger.ProduceOnClock, ledger.ProducePerTransaction, ledger.ProduceOnRequest} {
+		t.Run(mode.String(), func(t *testing.T) {
+			n := startCheatNode(t, Config{FinalityDepth: 1, BlockProduction: mode})
+			url := n.HTTPURL
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			ws, err := rpcclient.Dial(ctx, n.WSURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			k := mustKey(t)
+			levels := []string{"processed", "confirmed", "finalized"}
+			subs := map[string]*rpcclient.Subscription[rpcapi.AccountSubscribeNotification]{}
+			for _, c := range levels {
+				commitment := rpcapi.Commitment(c)
+				if subs[c], err = ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: k,
+					Config: &rpcapi.AccountInfoConfig{Commitment: &commitment}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var sig string
+			if err := json.Unmarshal(mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["`+k+`",1000000000]}`), &sig); err != nil {
+				t.Fatal(err)
+			}
+			var st struct {
+				Value []*struct {
+					Slot uint64 `json:"slot"`
+				} `json:"value"`
+			}
+			if err := json.Unmarshal(mustCall(t, url, `{"jsonrpc":"2.0","id":2,"method":"getSignatureStatuses","params":[["`+sig+`"]]}`), &st); err != nil || st.Value[0] == nil {
+				t.Fatalf("status of the airdrop: %v", err)
+			}
+			slot := st.Value[0].Slot
+			if mode == ledger.ProduceOnRequest {
+				if _, c, _ := n.Ledger.Slots(); c >= slot {
+					t.Fatalf("manual mode confirmed slot %d before any request", c)
+				}
+			}
+			if mode != ledger.ProduceOnClock {
+				// Finalized trails confirmed by the depth (1): one more slot.
+				mustCall(t, url, `{"jsonrpc":"2.0","id":3,"method":"ledgerd_advanceSlots","params":[2]}`)
+			}
+			for _, c := range levels {
+				select {
+				case note := <-subs[c].C:
+					if uint64(note.Value.Lamports) != 1_000_000_000 || note.Context.Slot != slot {
+						t.Fatalf("%s notification %+v, want 1 SOL at slot %d", c, note, slot)
+					}
+				case <-ctx.Done():
+					t.Fatalf("no %s notification", c)
+				}
+			}
+			r := mustCall(t, url, `{"jsonrpc":"2.0","id":4,"method":"getSignaturesForAddress","params":["`+k+`",{"commitment":"confirmed"}]}`)
+			if !strings.Contains(string(r), sig) || !strings.Contains(string(r), `"slot":`+itoa(slot)) {
+				t.Fatalf("history of the recipient: %s", r)
+			}
+		})
+	}
+}
