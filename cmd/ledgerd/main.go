@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -90,6 +92,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // --help printed the flags: a success, as the reference's
+		}
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -100,6 +105,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	given := givenFlags(fs)
+	for _, p := range programFlags { // taken from the arguments before parsing
+		given[strings.TrimLeft(p.name, "-")] = true
+	}
 	if *expectedGenesis != "" {
 		h, err := ledger.ParseGenesisHash(*expectedGenesis)
 		if err != nil {

@@ -250,6 +250,9 @@ type testValidatorSetup struct {
 func (t *testValidatorFlags) apply(ctx context.Context, cfg *node.Config, given map[string]bool,
 	accountPairs [][2]string, slotTimeGiven bool) (*testValidatorSetup, error) {
 	s := &testValidatorSetup{}
+	if len(accountPairs) > 0 {
+		given["account"] = true // taken from the arguments before parsing
+	}
 	if t.quiet && t.log {
 		return nil, errors.New("--quiet and --log cannot be used together")
 	}

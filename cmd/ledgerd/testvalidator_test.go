@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"flag"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/node"
 	"ledgerd/impl/programs/token"
 	"ledgerd/impl/sbpf/sbpftest"
 )
@@ -321,6 +323,13 @@ func TestRPCPortZeroInParallel(t *testing.T) {
 		wg.Go(func() { nodes[i] = startArgs(t, bin, dir, "--ledger", "l", "--rpc-port", "0", "--quiet") })
 	}
 	wg.Wait()
+	// As the reference's: --help is a success, -V names the version.
+	if out, err := exec.Command(bin, "--help").CombinedOutput(); err != nil || !strings.Contains(string(out), "clone-upgradeable-program") {
+		t.Errorf("--help: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, "-V").Output(); err != nil || !strings.HasPrefix(string(out), "ledgerd ") {
+		t.Errorf("-V: %v %q", err, out)
+	}
 	seen := map[string]bool{}
 	for i, n := range nodes {
 		if n == nil {
@@ -391,5 +400,111 @@ func TestCloneFromAnotherNode(t *testing.T) {
 		if err == nil || !strings.Contains(string(out), c.want) {
 			t.Errorf("--clone from %s: %v, output:\n%s", c.url, err, out)
 		}
+	}
+}
+
+// parseTV parses args as run does, up to the test validator's flags.
+func parseTV(t *testing.T, args ...string) (*testValidatorFlags, *node.Config, map[string]bool, [][2]string) {
+	t.Helper()
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	var cfg node.Config
+	fs.StringVar(&cfg.LedgerDir, "ledger", "test-ledger", "")
+	fs.BoolVar(&cfg.Reset, "reset", false, "")
+	fs.Uint64("slots-per-epoch", 0, "")
+	fs.Uint64("faucet-sol", 0, "")
+	var tv testValidatorFlags
+	tv.register(fs)
+	args, err := normalizeArgs(fs, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, accounts, err := takeAccountFlags(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return &tv, &cfg, givenFlags(fs), accounts
+}
+
+// What the test validator's flags become, and what they refuse.
+func TestTestValidatorApply(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wallet := core.KeypairFromSeed([32]byte{0x51})
+	walletFile := filepath.Join(dir, "id.json")
+	core.WriteKeypairFile(walletFile, wallet)
+	config := filepath.Join(dir, "config.yml")
+	os.WriteFile(config, []byte("---\njson_rpc_url: http://localhost:8899\nkeypair_path: "+walletFile+"\ncommitment: confirmed\n"), 0o644)
+	ctx := context.Background()
+
+	// The default mint is the CLI configuration's keypair; every ignored flag is noted once.
+	args := []string{"-l", filepath.Join(dir, "new"), "-C", config, "--ticks-per-slot", "8"}
+	for _, f := range ignoredFlags {
+		if f.isBool {
+			args = append(args, "--"+f.name)
+		} else {
+			args = append(args, "--"+f.name, core.Pubkey{1}.String())
+		}
+	}
+	tv, cfg, given, accounts := parseTV(t, args...)
+	s, err := tv.apply(ctx, cfg, given, accounts, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.accounts) != 1 || s.accounts[0].Pubkey != wallet.PublicKey() || s.accounts[0].Lamports != MintLamports {
+		t.Errorf("mint from the CLI configuration: %+v", s.accounts)
+	}
+	if cfg.SlotDuration != 50*time.Millisecond {
+		t.Errorf("--ticks-per-slot 8: slots of %s", cfg.SlotDuration)
+	}
+	if len(s.notes) != len(ignoredFlags)+1 {
+		t.Errorf("%d notes for %d ignored flags and --ticks-per-slot: %q", len(s.notes), len(ignoredFlags), s.notes)
+	}
+	for i, f := range ignoredFlags {
+		if !strings.HasPrefix(s.notes[i], "--"+f.name+" accepted and ignored: ") {
+			t.Errorf("note %d: %q", i, s.notes[i])
+		}
+	}
+
+	// On an existing ledger the genesis flags are said to be ignored and nothing is read or fetched.
+	existing := filepath.Join(dir, "existing")
+	os.MkdirAll(existing, 0o755)
+	os.WriteFile(filepath.Join(existing, "genesis.json"), []byte("{}"), 0o644)
+	tv, cfg, given, accounts = parseTV(t, "--ledger", existing, "--mint", wallet.PublicKey().String(), "--account", "-",
+		"missing.json", "--url", "http://127.0.0.1:1", "--clone", core.Pubkey{2}.String(), "--warp-slot", "5")
+	if s, err = tv.apply(ctx, cfg, given, accounts, false); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"--clone argument ignored, ledger already exists", "--account argument ignored, ledger already exists",
+		"--mint argument ignored, ledger already exists", "--warp-slot argument ignored, ledger already exists"}; !slices.Equal(s.stdout, want) ||
+		len(s.accounts)+len(s.clones) != 0 || cfg.WarpSlot != 0 {
+		t.Errorf("existing ledger: %q %d %d", s.stdout, len(s.accounts)+len(s.clones), cfg.WarpSlot)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-q", "--log"}, "cannot be used together"},
+		{[]string{"--account-index", "owner"}, "--account-index"},
+		{[]string{"--deactivate-feature", "nope"}, "--deactivate-feature"},
+		{[]string{"--mint", "nope"}, "--mint"},
+		{[]string{"--ticks-per-slot", "1"}, "at least 2"},
+		{[]string{"--url", "ftp://x"}, "--url"},
+		{[]string{"--warp-slot"}, "--url argument must be provided"},
+		{[]string{"--warp-slot", "x1"}, "not a slot"},
+		{[]string{"--clone", core.Pubkey{3}.String()}, "need --url"},
+		{[]string{"--account-dir", filepath.Join(dir, "nowhere")}, "--account-dir"},
+		{[]string{"--account", "-", walletFile}, "names no pubkey"},
+	} {
+		tv, cfg, given, accounts := parseTV(t, append([]string{"--ledger", filepath.Join(dir, "bad")}, c.args...)...)
+		if _, err := tv.apply(ctx, cfg, given, accounts, false); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.args, err, c.want)
+		}
+	}
+	if u, err := urlOrMoniker("d"); err != nil || u != "https://api.devnet.solana.com" {
+		t.Errorf("-u d: %q %v", u, err)
 	}
 }
