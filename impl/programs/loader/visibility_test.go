@@ -36,6 +36,13 @@ func TestDelayVisibility(t *testing.T) {
 			t.Errorf("%s (slot %d): logs %q, want %q", name, slot, res.Logs, want)
 		}
 	}
+	// A genesis program (--bpf-program, --upgradeable-program: its ProgramData says slot 0) is no
+	// exception: the bank of slot 0 does not run it, as the reference's program cache (effective
+	// slot 1) does not; transactions land from slot 1, simulations at a commitment still at slot
+	// 0 fail.
+	b.addProgram(id, core.BPFLoaderUpgradeableProgramID, logProgram("g"), 0)
+	check("genesis program in the genesis bank", 0, notDeployed)
+	check("genesis program in slot 1", 1, ran("g"))
 	b.addProgram(id, core.BPFLoaderUpgradeableProgramID, logProgram("a"), 10)
 	check("deployed this slot", 10, notDeployed)
 	check("next slot", 11, ran("a"))
