@@ -25,19 +25,24 @@ var transactionCases = group(
 	ok("sendTransaction", `["{{tx}}"]`, exact(`"{{txSig}}"`)).named("base58 (the default)"),
 	ok("sendTransaction", `["{{tx64}}",{"encoding":"base64","preflightCommitment":"confirmed"}]`, exact(`"{{txSig}}"`)),
 	ok("sendTransaction", `["{{tx64}}",{"encoding":"base64","skipPreflight":true,"maxRetries":0}]`, exact(`"{{txSig}}"`)),
-	bad("sendTransaction", `["{{badSigTx}}"]`, -32003, "Transaction signature verification failure"),
+	bad("sendTransaction", `["{{badSigTx}}"]`, -32002, "Transaction simulation failed: Transaction did not pass signature verification",
+		at("data.err", `"SignatureFailure"`), at("data.fee", `null`)).named("a bad signature fails the preflight (3.x and later)"),
 	bad("sendTransaction", `["{{overdraftTx}}"]`, -32002,
 		"Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1",
 		at("data.err", `{"InstructionError":[0,{"Custom":1}]}`), contains("data.logs", "", "Program 11111111111111111111111111111111 invoke [1]")).
 		named("preflight failure carries the simulation, logs included"),
-	bad("sendTransaction", `["{{staleTx}}"]`, -32002, "Transaction simulation failed: Blockhash not found", at("data.err", `"BlockhashNotFound"`)),
+	bad("sendTransaction", `["{{staleTx}}"]`, -32002, "Transaction simulation failed: Blockhash not found", at("data.err", `"BlockhashNotFound"`),
+		at("data.fee", `null`), length("data.preBalances", 3), at("data.loadedAddresses", `{"readonly":[],"writable":[]}`)),
 	badLike("sendTransaction", `["0OIl"]`, -32602, `^invalid base58 encoding`),
 	badLike("sendTransaction", `["!!!!",{"encoding":"base64"}]`, -32602, `^invalid base64 encoding`),
 	minContextSlot("sendTransaction", `["{{tx}}",%s]`),
 
 	// simulateTransaction
 	ok("simulateTransaction", `["{{tx}}"]`, at("value.err", `null`), contains("value.logs", "", systemSuccess),
-		at("value.accounts", `null`), at("value.replacementBlockhash", `null`)),
+		at("value.accounts", `null`), at("value.replacementBlockhash", `null`), at("value.fee", `5000`),
+		length("value.preBalances", 3), length("value.postBalances", 3), at("value.preTokenBalances", `[]`),
+		at("value.postTokenBalances", `[]`), at("value.loadedAddresses", `{"readonly":[],"writable":[]}`)).
+		named("the fee, balances and loaded addresses of 3.x and later"),
 	ok("simulateTransaction", `["{{tx64}}",{"encoding":"base64","commitment":"processed","sigVerify":true}]`, at("value.err", `null`)),
 	ok("simulateTransaction", `["{{staleTx}}"]`, at("value.err", `"BlockhashNotFound"`)).named("an unknown blockhash is an err in the result"),
 	ok("simulateTransaction", `["{{staleTx}}",{"replaceRecentBlockhash":true}]`, at("value.err", `null`),
@@ -47,7 +52,8 @@ var transactionCases = group(
 	ok("simulateTransaction", `["{{tx}}",{"innerInstructions":true}]`, at("value.innerInstructions", `[]`)),
 	bad("simulateTransaction", `["{{tx}}",{"sigVerify":true,"replaceRecentBlockhash":true}]`, -32602,
 		"sigVerify may not be used with replaceRecentBlockhash"),
-	bad("simulateTransaction", `["{{badSigTx}}",{"sigVerify":true}]`, -32003, "Transaction signature verification failure"),
+	ok("simulateTransaction", `["{{badSigTx}}",{"sigVerify":true}]`, at("value.err", `"SignatureFailure"`)).
+		named("a bad signature under sigVerify is the result's err (3.x and later)"),
 	badLike("simulateTransaction", `["0OIl"]`, -32602, `^invalid base58 encoding`),
 	bad("simulateTransaction", `["{{tx}}",{"accounts":{"addresses":["{{recipient}}"],"encoding":"base58"}}]`, -32602, "base58 encoding not supported"),
 	minContextSlot("simulateTransaction", `["{{tx}}",%s]`),

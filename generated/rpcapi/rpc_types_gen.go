@@ -1985,21 +1985,27 @@ func (v *SimulateTransactionResult) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
-// SimulateTransactionValue: The outcome of simulating a transaction (the value of simulateTransaction, and the `data` of a -32002 preflight failure). Every key is always sent.
+// SimulateTransactionValue: The outcome of simulating a transaction (the value of simulateTransaction, and the `data` of a -32002 preflight failure). Every key is always sent. The fee, balances and loaded addresses are those the reference (since its 3.x line) reports: null where it writes null (a transaction that was not processed has no fee; a signature check that failed before the simulation has no balances).
 type SimulateTransactionValue struct {
-	Err                    TransactionError    `json:"err"`                    // null when the simulated transaction succeeded, otherwise the TransactionError.
-	Logs                   []string            `json:"logs"`                   // The program log lines. The reference node sends an empty array when execution never started (for example an...
-	Accounts               []*UiAccount        `json:"accounts"`               // null unless the request listed accounts.addresses; then one entry per address, in order: the account after ...
-	UnitsConsumed          uint64              `json:"unitsConsumed"`          // Compute units consumed.
-	LoadedAccountsDataSize uint32              `json:"loadedAccountsDataSize"` // Total data size in bytes of the accounts the transaction loaded.
-	ReturnData             *ReturnData         `json:"returnData"`
-	InnerInstructions      []InnerInstructions `json:"innerInstructions"`    // null unless the request set innerInstructions to true; then the invoked instructions, parsed.
-	ReplacementBlockhash   *RpcBlockhash       `json:"replacementBlockhash"` // The blockhash put in the transaction when replaceRecentBlockhash was true; otherwise null.
+	Err                    TransactionError            `json:"err"`                    // null when the simulated transaction succeeded, otherwise the TransactionError.
+	Logs                   []string                    `json:"logs"`                   // The program log lines. The reference node sends an empty array when execution never started (for example an...
+	Accounts               []*UiAccount                `json:"accounts"`               // null unless the request listed accounts.addresses; then one entry per address, in order: the account after ...
+	UnitsConsumed          uint64                      `json:"unitsConsumed"`          // Compute units consumed.
+	LoadedAccountsDataSize uint32                      `json:"loadedAccountsDataSize"` // Total data size in bytes of the accounts the transaction loaded.
+	ReturnData             *ReturnData                 `json:"returnData"`
+	InnerInstructions      []InnerInstructions         `json:"innerInstructions"`    // null unless the request set innerInstructions to true; then the invoked instructions, parsed.
+	ReplacementBlockhash   *RpcBlockhash               `json:"replacementBlockhash"` // The blockhash put in the transaction when replaceRecentBlockhash was true; otherwise null.
+	Fee                    *uint64                     `json:"fee"`                  // The fee the transaction would pay; null when it would not be processed (it fails before its fee).
+	PreBalances            []uint64                    `json:"preBalances"`          // The lamports of each account of the transaction (its keys, then the loaded ones) before it.
+	PostBalances           []uint64                    `json:"postBalances"`         // The lamports of each account after it (equal to preBalances when it was not processed).
+	PreTokenBalances       []UiTransactionTokenBalance `json:"preTokenBalances"`     // The token balances of the transaction's token accounts before it.
+	PostTokenBalances      []UiTransactionTokenBalance `json:"postTokenBalances"`    // The token balances of the transaction's token accounts after it.
+	LoadedAddresses        *LoadedAddresses            `json:"loadedAddresses"`      // The accounts the transaction loaded through address lookup tables (empty lists for a legacy one).
 }
 
 func (v *SimulateTransactionValue) UnmarshalJSON(data []byte) error {
 	type plain SimulateTransactionValue
-	return decodeExact(data, (*plain)(v), v, "err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData", "innerInstructions", "replacementBlockhash")
+	return decodeExact(data, (*plain)(v), v, "err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData", "innerInstructions", "replacementBlockhash", "fee", "preBalances", "postBalances", "preTokenBalances", "postTokenBalances", "loadedAddresses")
 }
 
 // Slot: Index of a slot.
@@ -2752,19 +2758,20 @@ func (v *Version) UnmarshalJSON(data []byte) error {
 
 // VoteAccountInfo: One vote account as reported by getVoteAccounts.
 type VoteAccountInfo struct {
-	VotePubkey       Pubkey      `json:"votePubkey"`       // Address of the vote account.
-	NodePubkey       Pubkey      `json:"nodePubkey"`       // Identity of the validator node that votes with this account.
-	ActivatedStake   Lamports    `json:"activatedStake"`   // Stake delegated to the vote account and active in the current epoch, in lamports.
-	EpochVoteAccount bool        `json:"epochVoteAccount"` // Whether the vote account is staked for the current epoch.
-	Commission       uint8       `json:"commission"`       // Share of rewards (percent, 0 to 100) the vote account keeps.
-	LastVote         Slot        `json:"lastVote"`         // Most recent slot the account voted on.
-	RootSlot         Slot        `json:"rootSlot"`         // Current root slot of the vote account (0 when it has none).
-	EpochCredits     [][3]uint64 `json:"epochCredits"`     // Vote credits of the most recent epochs (at most 5 entries), each [epoch, credits, previousCredits], where c...
+	VotePubkey                    Pubkey      `json:"votePubkey"`                    // Address of the vote account.
+	NodePubkey                    Pubkey      `json:"nodePubkey"`                    // Identity of the validator node that votes with this account.
+	ActivatedStake                Lamports    `json:"activatedStake"`                // Stake delegated to the vote account and active in the current epoch, in lamports.
+	EpochVoteAccount              bool        `json:"epochVoteAccount"`              // Whether the vote account is among the current epoch's vote accounts: those of the stakes the epoch's leader...
+	Commission                    uint8       `json:"commission"`                    // Share of rewards (percent, 0 to 100) the vote account keeps.
+	InflationRewardsCommissionBps uint16      `json:"inflationRewardsCommissionBps"` // The inflation-rewards commission in basis points (the reference adds it in 4.1, next to commission; for a v...
+	LastVote                      Slot        `json:"lastVote"`                      // Most recent slot the account voted on.
+	RootSlot                      Slot        `json:"rootSlot"`                      // Current root slot of the vote account (0 when it has none).
+	EpochCredits                  [][3]uint64 `json:"epochCredits"`                  // Vote credits of the most recent epochs (at most 5 entries), each [epoch, credits, previousCredits], where c...
 }
 
 func (v *VoteAccountInfo) UnmarshalJSON(data []byte) error {
 	type plain VoteAccountInfo
-	return decodeExact(data, (*plain)(v), v, "votePubkey", "nodePubkey", "activatedStake", "epochVoteAccount", "commission", "lastVote", "rootSlot", "epochCredits")
+	return decodeExact(data, (*plain)(v), v, "votePubkey", "nodePubkey", "activatedStake", "epochVoteAccount", "commission", "inflationRewardsCommissionBps", "lastVote", "rootSlot", "epochCredits")
 }
 
 // VoteAccountStatus: All vote accounts of the bank, split by whether they vote recently enough.

@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"slices"
+
 	"ledgerd/impl/core"
 	"ledgerd/impl/runtime"
 )
@@ -14,6 +16,12 @@ type Simulation struct {
 	LastValidBlockHeight uint64
 	// Loaded are the addresses the message's lookup tables resolved to (nil without lookups).
 	Loaded *core.LoadedAddresses
+	// Balances of the transaction's accounts (static keys, then loaded ones) before and after it, as the reference
+	// collects them for every transaction it checks: for one that was not processed, both are the bank's. Nil when
+	// the accounts are unknown (its lookups failed).
+	PreBalances, PostBalances []uint64
+	// PreTokenBalances and PostTokenBalances are the token balances of those accounts, as getTransaction's.
+	PreTokenBalances, PostTokenBalances []TokenBalance
 }
 
 // Simulate runs tx against bank as the producer would, without recording anything. With replaceBlockhash
@@ -38,14 +46,42 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 	}
 	sim.Loaded = loaded
 	sig := tx.Signature()
-	src := &errSource{bank: bank}
-	sim.Result = runtime.Execute(bank.ExecEnv(), src, tx, runtime.Options{
+	src := &recordingSource{errSource: errSource{bank: bank}}
+	res := runtime.Execute(bank.ExecEnv(), src, tx, runtime.Options{
 		LoadedAddresses:  loaded,
 		CheckBlockhash:   bank.BlockhashValid,
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, tx.Message.RecentBlockhash, bank) },
 	})
+	sim.Result = res
 	if src.err != nil {
 		return nil, src.err
 	}
+	keys := res.AccountKeys
+	if keys == nil {
+		keys = tx.Message.FullAccountKeys(loaded)
+	}
+	pre := src.pre
+	if res.Processed {
+		sim.PreBalances, sim.PostBalances = res.PreBalances, res.PostBalances
+	} else {
+		// The runtime stopped before loading: the balances are the bank's, the same before and after.
+		sim.PreBalances = make([]uint64, len(keys))
+		for i, k := range keys {
+			if _, ok := pre[k]; ok {
+				sim.PreBalances[i] = pre[k].Lamports
+				continue
+			}
+			a, ok := src.GetAccount(k)
+			if src.err != nil {
+				return nil, src.err
+			}
+			if ok {
+				sim.PreBalances[i] = a.Lamports
+			}
+		}
+		pre = src.pre
+		sim.PostBalances = slices.Clone(sim.PreBalances)
+	}
+	sim.PreTokenBalances, sim.PostTokenBalances = tokenBalances(bank, &tx.Message, keys, pre, res.Writes)
 	return sim, nil
 }

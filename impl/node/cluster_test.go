@@ -258,7 +258,7 @@ func TestGetClusterNodes(t *testing.T) {
 	gh, _ := core.ParsePubkey(genesisHash)
 	info := n.cluster.info // the UDP ports the node holds for the validator services
 	wantSelf := map[string]any{"pubkey": id, "rpc": hostPort(n.HTTPURL), "pubsub": hostPort(n.WSURL),
-		"version": "2.1.16", "featureSet": float64(3271415109), "shredVersion": float64(health.ShredVersion(gh)),
+		"version": "4.3.0", "featureSet": float64(3271415109), "shredVersion": float64(health.ShredVersion(gh)),
 		"clientId": "Agave", "gossip": info.Gossip, "tvu": info.TVU, "tpuQuic": info.TPUQuic,
 		"tpuForwardsQuic": info.TPUForwardsQuic, "tpuVote": info.TPUVote, "serveRepair": info.ServeRepair}
 	wantPeer := map[string]any{"pubkey": peerID, "rpc": hostPort(peer.URL), "version": "2.2.1",

@@ -10,9 +10,10 @@ import (
 	"ledgerd/impl/pubsub"
 )
 
-// Version is the node-core version ledgerd reports. It follows the reference release line whose behaviour ledgerd
-// matches, because clients gate features on it.
-const Version = "2.1.16"
+// Version is the node-core version ledgerd reports. It names the reference release whose behaviour ledgerd
+// matches (docs/reference-behaviour.md §0: Agave 4.3, the line LiteSVM 1.5.0 embeds and the test validator kit's
+// tests run against), because clients gate features on it.
+const Version = "4.3.0"
 
 // FeatureSet identifies the set of runtime features ledgerd implements (first 4 bytes of their hash, as the
 // reference reports it); clients read it as a plain number, so it stays below 2^32.

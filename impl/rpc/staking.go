@@ -252,6 +252,7 @@ func (s *Server) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsP
 			continue
 		}
 		info := voteAccountInfo(va)
+		info.EpochVoteAccount = s.inEpochVoteAccounts(bank.Epoch, va)
 		// As the reference: within the distance of the bank's slot, or, while the chain is younger than the
 		// distance, having voted at all.
 		current := info.LastVote > 0
@@ -268,9 +269,27 @@ func (s *Server) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsP
 	return r, nil
 }
 
-// voteAccountInfo is one entry of getVoteAccounts. epochVoteAccount tells whether the account is staked in the
-// current epoch: the reference's epoch stakes hold the vote accounts the epoch's leader schedule was made from,
-// and on this chain that is the stake effective in the epoch.
+// inEpochVoteAccounts is getVoteAccounts' epochVoteAccount: whether the vote account is among the vote accounts of
+// the epoch's stakes, those the epoch's leader schedule was computed from, staked or not. The reference takes the
+// stakes of epochs 0 and 1 from genesis (both schedules are computed there), so for them these are the genesis
+// vote accounts. Later epochs take them from the start of the previous epoch, which this node does not keep: there
+// an account counts when it is a genesis one or holds stake effective in the epoch (an unstaked account created
+// before that epoch's start is the case told apart wrongly).
+func (s *Server) inEpochVoteAccounts(epoch uint64, va stakedVote) bool {
+	if va.pubkey == s.ledger.VoteAccount() {
+		return true
+	}
+	for _, a := range s.ledger.Genesis.Config.Accounts {
+		if a.Pubkey == va.pubkey && a.Owner == core.VoteProgramID && vote.IsCorrectSizeAndInitialized(a.Data) {
+			return true
+		}
+	}
+	return epoch > 1 && va.stake > 0
+}
+
+// voteAccountInfo is one entry of getVoteAccounts, epochVoteAccount set from the stake alone (GetVoteAccounts
+// sets it as the reference does). Since 4.1 the reference adds the commission in basis points next to the
+// percentage; for a vote account of the current layout it is the percentage × 100.
 func voteAccountInfo(va stakedVote) rpcapi.VoteAccountInfo {
 	st := va.state
 	lastVote, _ := st.LastVotedSlot()
@@ -284,14 +303,15 @@ func voteAccountInfo(va stakedVote) rpcapi.VoteAccountInfo {
 		credits[i] = [3]uint64{c.Epoch, c.Credits, c.PrevCredits}
 	}
 	return rpcapi.VoteAccountInfo{
-		VotePubkey:       va.pubkey.String(),
-		NodePubkey:       st.NodePubkey.String(),
-		ActivatedStake:   va.stake,
-		EpochVoteAccount: va.stake > 0,
-		Commission:       st.Commission,
-		LastVote:         lastVote,
-		RootSlot:         root,
-		EpochCredits:     credits,
+		VotePubkey:                    va.pubkey.String(),
+		NodePubkey:                    st.NodePubkey.String(),
+		ActivatedStake:                va.stake,
+		EpochVoteAccount:              va.stake > 0,
+		Commission:                    st.Commission,
+		InflationRewardsCommissionBps: uint16(st.Commission) * 100,
+		LastVote:                      lastVote,
+		RootSlot:                      root,
+		EpochCredits:                  credits,
 	}
 }
 

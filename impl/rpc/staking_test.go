@@ -13,6 +13,7 @@ import (
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
+	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/programs/stake"
 	"ledgerd/impl/programs/vote"
@@ -202,7 +203,7 @@ func TestGetVoteAccounts(t *testing.T) {
 	}
 	kept := call(&rpcapi.GetVoteAccountsConfig{Commitment: stPtr("processed"), KeepUnstakedDelinquents: stPtr(true)})
 	stCheckJSON(t, "kept unstaked delinquent", idleEntry(kept), fmt.Sprintf(
-		`{"votePubkey":%q,"nodePubkey":%q,"activatedStake":0,"epochVoteAccount":false,"commission":7,"lastVote":0,"rootSlot":0,"epochCredits":[]}`,
+		`{"votePubkey":%q,"nodePubkey":%q,"activatedStake":0,"epochVoteAccount":false,"commission":7,"inflationRewardsCommissionBps":700,"lastVote":0,"rootSlot":0,"epochCredits":[]}`,
 		idle.PublicKey(), payer.PublicKey()))
 	if len(kept.Delinquent) != 1 || len(kept.Current) != 1 {
 		t.Errorf("kept = %+v, want the node current and the idle account delinquent", kept)
@@ -707,13 +708,53 @@ func TestVoteAccountInfo(t *testing.T) {
 		{"voting", stakedVote{pubkey: key, stake: 42, state: &vote.State{NodePubkey: node, Commission: 10, RootSlot: &root,
 			Votes:        []vote.LandedVote{{Lockout: vote.Lockout{Slot: 120, ConfirmationCount: 2}}, {Lockout: vote.Lockout{Slot: 121, ConfirmationCount: 1}}},
 			EpochCredits: credits}},
-			fmt.Sprintf(`{"votePubkey":%q,"nodePubkey":%q,"activatedStake":42,"epochVoteAccount":true,"commission":10,"lastVote":121,"rootSlot":90,`+
+			fmt.Sprintf(`{"votePubkey":%q,"nodePubkey":%q,"activatedStake":42,"epochVoteAccount":true,"commission":10,"inflationRewardsCommissionBps":1000,"lastVote":121,"rootSlot":90,`+
 				`"epochCredits":[[2,300,200],[3,400,300],[4,500,400],[5,600,500],[6,700,600]]}`, key, node)},
 		{"idle", stakedVote{pubkey: key, state: &vote.State{NodePubkey: node, EpochCredits: credits[:2]}},
-			fmt.Sprintf(`{"votePubkey":%q,"nodePubkey":%q,"activatedStake":0,"epochVoteAccount":false,"commission":0,"lastVote":0,"rootSlot":0,`+
+			fmt.Sprintf(`{"votePubkey":%q,"nodePubkey":%q,"activatedStake":0,"epochVoteAccount":false,"commission":0,"inflationRewardsCommissionBps":0,"lastVote":0,"rootSlot":0,`+
 				`"epochCredits":[[0,100,0],[1,200,100]]}`, key, node)},
 	}
 	for _, tc := range tests {
 		stCheckJSON(t, tc.name, voteAccountInfo(tc.va), tc.want)
+	}
+}
+
+// A vote account of the genesis is among the vote accounts of the first epochs' stakes, staked or not, as the
+// reference's epochVoteAccount reports it (kit's fixture vote account is one); one made later and unstaked is not.
+func TestEpochVoteAccountOfAnUnstakedGenesisAccount(t *testing.T) {
+	t.Parallel()
+	fixture, node := stKeypair(t).PublicKey(), stKeypair(t).PublicKey()
+	acct := vote.NewAccount(vote.VoteInit{NodePubkey: node, AuthorizedVoter: node, AuthorizedWithdrawer: node, Commission: 50},
+		0, vote.RentExemptReserve(sysvar.DefaultRent()))
+	l, err := ledger.Open(ledger.Config{Dir: t.TempDir(), SlotDuration: 10 * time.Millisecond, FinalityDepth: 2,
+		Genesis: ledger.GenesisOptions{Accounts: []ledger.GenesisAccount{{Pubkey: fixture, Lamports: acct.Lamports,
+			Owner: core.VoteProgramID, Data: acct.Data}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	s := NewServer(Node{Identity: l.Genesis.IdentityPubkey(), GenesisHash: l.Genesis.HashString(), Ledger: l})
+	payer := stFund(t, l, 10*ledger.LamportsPerSOL)
+	later := stKeypair(t)
+	stRun(t, l, payer, vote.CreateAccount(payer.PublicKey(), later.PublicKey(), vote.VoteInit{NodePubkey: payer.PublicKey(),
+		AuthorizedVoter: node, AuthorizedWithdrawer: node}, vote.RentExemptReserve(l.Rent())), later)
+
+	r, err := s.GetVoteAccounts(context.Background(), &rpcapi.GetVoteAccountsParams{Config: &rpcapi.GetVoteAccountsConfig{
+		Commitment: stPtr("processed"), KeepUnstakedDelinquents: stPtr(true)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]rpcapi.VoteAccountInfo{}
+	for _, e := range append(r.Current, r.Delinquent...) {
+		got[e.VotePubkey] = e
+	}
+	if e, ok := got[fixture.String()]; !ok || !e.EpochVoteAccount || e.ActivatedStake != 0 || e.InflationRewardsCommissionBps != 5000 {
+		t.Errorf("genesis vote account = %+v (listed %v), want unstaked, epochVoteAccount, 5000 bps", e, ok)
+	}
+	if e, ok := got[later.PublicKey().String()]; !ok || e.EpochVoteAccount {
+		t.Errorf("vote account made after genesis = %+v (listed %v), want epochVoteAccount false", e, ok)
+	}
+	if e := got[l.VoteAccount().String()]; !e.EpochVoteAccount {
+		t.Errorf("the node's vote account = %+v, want epochVoteAccount", e)
 	}
 }

@@ -58,19 +58,55 @@ func encodeTxVersionErr(err error) error {
 }
 
 // simulationValue is the value of simulateTransaction and the data of a -32002 preflight failure: every key is
-// always present, logs an array even when nothing ran.
-func simulationValue(res *runtime.Result) rpcapi.SimulateTransactionValue {
+// always present, logs an array even when nothing ran. As the reference since its 3.x line, it carries the fee
+// (null when the transaction would not be processed), the balances and token balances of its accounts, and the
+// addresses its lookup tables loaded.
+func simulationValue(sim *ledger.Simulation) rpcapi.SimulateTransactionValue {
+	res := sim.Result
 	logs := res.Logs
 	if logs == nil {
 		logs = []string{}
 	}
-	return rpcapi.SimulateTransactionValue{
+	v := rpcapi.SimulateTransactionValue{
 		Err:                    parse.TransactionErr(res.Err),
 		Logs:                   logs,
 		UnitsConsumed:          res.ComputeUnitsConsumed,
 		LoadedAccountsDataSize: res.LoadedAccountsDataSize,
 		ReturnData:             parse.EncodeReturnData(res.ReturnData),
+		PreBalances:            sim.PreBalances,
+		PostBalances:           sim.PostBalances,
+		LoadedAddresses:        uiLoadedAddresses(sim.Loaded),
 	}
+	if res.Processed {
+		v.Fee = &res.Fee
+	}
+	if sim.PreBalances != nil {
+		v.PreTokenBalances = parse.TokenBalances(sim.PreTokenBalances)
+		v.PostTokenBalances = parse.TokenBalances(sim.PostTokenBalances)
+	}
+	return v
+}
+
+// signatureFailure is the simulation of a transaction whose signatures do not verify: since its 3.x line the
+// reference answers it as a simulation that failed with SignatureFailure before running (no fee, no balances),
+// instead of the -32003 error it used to answer.
+func signatureFailure(loaded *core.LoadedAddresses) *ledger.Simulation {
+	return &ledger.Simulation{Result: &runtime.Result{Err: runtime.NewTransactionError(runtime.TxSignatureFailure)},
+		Loaded: loaded}
+}
+
+// uiLoadedAddresses is loadedAddresses: the lookup tables' keys, empty lists for a transaction without lookups.
+func uiLoadedAddresses(loaded *core.LoadedAddresses) *rpcapi.LoadedAddresses {
+	out := &rpcapi.LoadedAddresses{Writable: []rpcapi.Pubkey{}, Readonly: []rpcapi.Pubkey{}}
+	if loaded != nil {
+		for _, k := range loaded.Writable {
+			out.Writable = append(out.Writable, k.String())
+		}
+		for _, k := range loaded.Readonly {
+			out.Readonly = append(out.Readonly, k.String())
+		}
+	}
+	return out
 }
 
 // SendTransaction checks the transaction as the reference does (decode, preflight bank and minContextSlot,
@@ -101,22 +137,24 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 		return "", err
 	}
 	// A leader drops a transaction whose signatures do not verify; with skipPreflight the reference still
-	// answers with the signature, so only the execution is left out.
+	// answers with the signature, so only the execution is left out. Without it, the failed verification is the
+	// preflight's failure (SignatureFailure), as the reference answers it since its 3.x line.
 	verified := tx.VerifySignatures()
 	if !skip {
+		var sim *ledger.Simulation
 		if !verified {
-			return "", rpcapi.NewTransactionSignatureVerificationFailureError()
-		}
-		if err := s.healthError(); err != nil {
-			return "", err
-		}
-		sim, err := s.ledger.Simulate(bank, tx, false, lookups)
-		if err != nil {
-			return "", err
+			sim = signatureFailure(lookups.Loaded)
+		} else {
+			if err := s.healthError(); err != nil {
+				return "", err
+			}
+			if sim, err = s.ledger.Simulate(bank, tx, false, lookups); err != nil {
+				return "", err
+			}
 		}
 		if res := sim.Result; res.Err != nil {
 			// The reference writes this data through a serde_json Value: keys sorted at every depth.
-			data, err := serdeValue(simulationValue(res))
+			data, err := serdeValue(simulationValue(sim))
 			if err != nil {
 				return "", err
 			}
@@ -156,16 +194,14 @@ func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTran
 	if err != nil {
 		return out, err
 	}
+	var sim *ledger.Simulation
 	if sigVerify && !tx.VerifySignatures() {
-		return out, rpcapi.NewTransactionSignatureVerificationFailureError()
-	}
-
-	sim, err := s.ledger.Simulate(bank, tx, replace, lookups)
-	if err != nil {
+		sim = signatureFailure(lookups.Loaded)
+	} else if sim, err = s.ledger.Simulate(bank, tx, replace, lookups); err != nil {
 		return out, err
 	}
 	res := sim.Result
-	value := simulationValue(res)
+	value := simulationValue(sim)
 	keys := tx.Message.AccountKeys
 	if cfg.Accounts != nil {
 		if value.Accounts, err = simulatedAccounts(bank, keys, res, cfg.Accounts); err != nil {

@@ -188,7 +188,8 @@ func TestSendTransaction(t *testing.T) {
 		{name: "truncated", data: base58.Encode([]byte{1, 2, 3}), code: -32602, message: "failed to deserialize " + txType + ": …"},
 		{name: "unsanitized", data: txB58(unsanitized), cfg: processed, code: -32602,
 			message: "invalid transaction: Transaction failed to sanitize accounts offsets correctly"},
-		{name: "tampered signature", data: txB58(tampered), cfg: processed, code: -32003, message: "Transaction signature verification failure"},
+		{name: "tampered signature", data: txB58(tampered), cfg: processed, code: -32002,
+			message: "Transaction simulation failed: Transaction did not pass signature verification"},
 		{name: "min context slot", data: txB58(good), cfg: &rpcapi.SendTransactionConfig{MinContextSlot: txPtr(uint64(1 << 40))},
 			code: -32016, message: "Minimum context slot has not been reached"},
 		{name: "preflight failure", data: txB58(tooMuch), cfg: processed, code: -32002,
@@ -251,7 +252,9 @@ func TestSendTransactionPreflightData(t *testing.T) {
 		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
 	e := txWantError(t, err, -32002, "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1")
 	data := txKeys(t, e.Data)
-	for _, k := range []string{"err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData", "innerInstructions", "replacementBlockhash"} {
+	for _, k := range []string{"err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData",
+		"innerInstructions", "replacementBlockhash", "fee", "preBalances", "postBalances", "preTokenBalances",
+		"postTokenBalances", "loadedAddresses"} {
 		if _, ok := data[k]; !ok {
 			t.Errorf("data lacks %q: %v", k, data)
 		}
@@ -266,13 +269,31 @@ func TestSendTransactionPreflightData(t *testing.T) {
 			t.Errorf("data.%s = %v, want null", k, data[k])
 		}
 	}
+	// The failed transfer would still pay its fee: the payer's balance drops by it, the recipient's does not move.
+	txJSONEqual(t, data["fee"], `5000`)
+	txJSONEqual(t, data["preBalances"], `[1000000000,0,1]`)
+	txJSONEqual(t, data["postBalances"], `[999995000,0,1]`)
+	txJSONEqual(t, data["loadedAddresses"], `{"readonly":[],"writable":[]}`)
+
+	// A signature that does not verify is the preflight's failure since the reference's 3.x line (no longer
+	// -32003): SignatureFailure before anything ran, no fee, no balances.
+	tampered := core.NewTransferTx(payer, dest, 1, txRecentHash(l))
+	tampered.Signatures[0][1] ^= 1
+	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tampered),
+		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
+	e = txWantError(t, err, -32002, "Transaction simulation failed: Transaction did not pass signature verification")
+	txJSONEqual(t, e.Data, `{"accounts":null,"err":"SignatureFailure","fee":null,"innerInstructions":null,`+
+		`"loadedAccountsDataSize":0,"loadedAddresses":{"readonly":[],"writable":[]},"logs":[],"postBalances":null,`+
+		`"postTokenBalances":null,"preBalances":null,"preTokenBalances":null,"replacementBlockhash":null,`+
+		`"returnData":null,"unitsConsumed":0}`)
 
 	// The reference's own example: a blockhash the bank does not know fails before anything runs.
 	stale := core.NewTransferTx(payer, dest, 1, core.Hash{9})
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(stale),
 		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
 	e = txWantError(t, err, -32002, "Transaction simulation failed: Blockhash not found")
-	txJSONEqual(t, e.Data, `{"err":"BlockhashNotFound","accounts":null,"innerInstructions":null,"loadedAccountsDataSize":0,"logs":[],"replacementBlockhash":null,"returnData":null,"unitsConsumed":0}`)
+	txJSONEqual(t, e.Data, `{"err":"BlockhashNotFound","accounts":null,"innerInstructions":null,"loadedAccountsDataSize":0,"logs":[],"replacementBlockhash":null,"returnData":null,"unitsConsumed":0,`+
+		`"fee":null,"preBalances":[1000000000,0,1],"postBalances":[1000000000,0,1],"preTokenBalances":[],"postTokenBalances":[],"loadedAddresses":{"readonly":[],"writable":[]}}`)
 
 	// The default preflight commitment is finalized: a payer funded a moment ago is unknown there.
 	fresh := txFund(t, l, 1_000_000_000)
@@ -312,9 +333,15 @@ func TestSimulateTransaction(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := txKeys(t, res.Value)
-		if len(v) != 8 {
-			t.Errorf("got keys %v, want the 8 of 2.x", v)
+		if len(v) != 14 {
+			t.Errorf("got keys %v, want the 14 of 3.x and later", v)
 		}
+		txJSONEqual(t, v["fee"], `5000`)
+		txJSONEqual(t, v["preBalances"], `[1000000000,0,1]`)
+		txJSONEqual(t, v["postBalances"], `[998995000,1000000,1]`)
+		txJSONEqual(t, v["preTokenBalances"], `[]`)
+		txJSONEqual(t, v["postTokenBalances"], `[]`)
+		txJSONEqual(t, v["loadedAddresses"], `{"readonly":[],"writable":[]}`)
 		txJSONEqual(t, res.Value.Logs, transferLogs)
 		if res.Value.Err != nil || res.Value.UnitsConsumed != 150 || res.Value.Accounts != nil ||
 			res.Value.InnerInstructions != nil || res.Value.ReplacementBlockhash != nil || res.Value.ReturnData != nil {
@@ -369,7 +396,8 @@ func TestSimulateTransaction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		txJSONEqual(t, res.Value, `{"err":"BlockhashNotFound","accounts":null,"innerInstructions":null,"loadedAccountsDataSize":0,"logs":[],"replacementBlockhash":null,"returnData":null,"unitsConsumed":0}`)
+		txJSONEqual(t, res.Value, `{"err":"BlockhashNotFound","accounts":null,"innerInstructions":null,"loadedAccountsDataSize":0,"logs":[],"replacementBlockhash":null,"returnData":null,"unitsConsumed":0,`+
+			`"fee":null,"preBalances":[1000000000,0,1],"postBalances":[1000000000,0,1],"preTokenBalances":[],"postTokenBalances":[],"loadedAddresses":{"readonly":[],"writable":[]}}`)
 	})
 
 	t.Run("replace recent blockhash", func(t *testing.T) {
@@ -398,8 +426,13 @@ func TestSimulateTransaction(t *testing.T) {
 		if _, err := simulate(tampered, &rpcapi.SimulateTransactionConfig{Commitment: processed}); err != nil {
 			t.Fatalf("without sigVerify: %v", err)
 		}
-		_, err := simulate(tampered, &rpcapi.SimulateTransactionConfig{Commitment: processed, SigVerify: txPtr(true)})
-		txWantError(t, err, -32003, "Transaction signature verification failure")
+		// Since the reference's 3.x line a signature that does not verify is the simulation's result, not -32003.
+		res, err := simulate(tampered, &rpcapi.SimulateTransactionConfig{Commitment: processed, SigVerify: txPtr(true)})
+		if err != nil {
+			t.Fatalf("with sigVerify: %v", err)
+		}
+		txJSONEqual(t, res.Value, `{"err":"SignatureFailure","accounts":null,"innerInstructions":null,"loadedAccountsDataSize":0,"logs":[],"replacementBlockhash":null,"returnData":null,"unitsConsumed":0,`+
+			`"fee":null,"preBalances":null,"postBalances":null,"preTokenBalances":null,"postTokenBalances":null,"loadedAddresses":{"readonly":[],"writable":[]}}`)
 		_, err = simulate(transfer, &rpcapi.SimulateTransactionConfig{SigVerify: txPtr(true), ReplaceRecentBlockhash: txPtr(true)})
 		txWantError(t, err, -32602, "sigVerify may not be used with replaceRecentBlockhash")
 	})

@@ -2,7 +2,7 @@
 // Source: schema/ (types and methods), gen/static/sdk_runtime.ts.txt (the runtime)
 
 /**
- * ledgerd JSON-RPC 2.1.16: a typed client.
+ * ledgerd JSON-RPC 4.3.0: a typed client.
  *
  * The JSON-RPC 2.0 interface of a ledgerd node (a node of the Solana protocol): HTTP methods on POST /, the
  * /health probe, and WebSocket subscriptions on the PubSub port (RPC port + 1).
@@ -1266,7 +1266,9 @@ export interface SimulateTransactionResult {
 
 /**
  * The outcome of simulating a transaction (the value of simulateTransaction, and the `data` of a -32002
- * preflight failure). Every key is always sent.
+ * preflight failure). Every key is always sent. The fee, balances and loaded addresses are those the reference
+ * (since its 3.x line) reports: null where it writes null (a transaction that was not processed has no fee; a
+ * signature check that failed before the simulation has no balances).
  */
 export interface SimulateTransactionValue {
   /** null when the simulated transaction succeeded, otherwise the TransactionError. */
@@ -1290,6 +1292,18 @@ export interface SimulateTransactionValue {
   innerInstructions: InnerInstructions[] | null;
   /** The blockhash put in the transaction when replaceRecentBlockhash was true; otherwise null. */
   replacementBlockhash: RpcBlockhash | null;
+  /** The fee the transaction would pay; null when it would not be processed (it fails before its fee). */
+  fee: U64 | null;
+  /** The lamports of each account of the transaction (its keys, then the loaded ones) before it. */
+  preBalances: U64[] | null;
+  /** The lamports of each account after it (equal to preBalances when it was not processed). */
+  postBalances: U64[] | null;
+  /** The token balances of the transaction's token accounts before it. */
+  preTokenBalances: UiTransactionTokenBalance[] | null;
+  /** The token balances of the transaction's token accounts after it. */
+  postTokenBalances: UiTransactionTokenBalance[] | null;
+  /** The accounts the transaction loaded through address lookup tables (empty lists for a legacy one). */
+  loadedAddresses: LoadedAddresses | null;
 }
 
 /** Index of a slot. */
@@ -1876,10 +1890,18 @@ export interface VoteAccountInfo {
   nodePubkey: Pubkey;
   /** Stake delegated to the vote account and active in the current epoch, in lamports. */
   activatedStake: Lamports;
-  /** Whether the vote account is staked for the current epoch. */
+  /**
+   * Whether the vote account is among the current epoch's vote accounts: those of the stakes the epoch's leader
+   * schedule was computed from (staked or not), which on a new chain are the genesis vote accounts.
+   */
   epochVoteAccount: boolean;
   /** Share of rewards (percent, 0 to 100) the vote account keeps. */
   commission: number;
+  /**
+   * The inflation-rewards commission in basis points (the reference adds it in 4.1, next to commission; for a vote
+   * account of the current layout it is commission × 100).
+   */
+  inflationRewardsCommissionBps: number;
   /** Most recent slot the account voted on. */
   lastVote: Slot;
   /** Current root slot of the vote account (0 when it has none). */
