@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -47,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.SlotDuration, "slot-duration", 400*time.Millisecond, "time between slots")
 	slotMs := fs.Int("slot-ms", 0, "time between slots in milliseconds (overrides --slot-duration)")
 	depth := fs.Uint64("finality-depth", 32, "how many slots finalized (rooted) trails confirmed")
-	faucetSOL := fs.Uint64("faucet-sol", 1_000_000, "SOL the faucet holds at genesis (new ledgers only)")
+	faucetSOL := fs.Float64("faucet-sol", 1_000_000, "SOL the faucet holds at genesis, fractions allowed as the test validator takes them (new ledgers only)")
 	airdropCapSOL := fs.Uint64("airdrop-cap-sol", 10_000, "largest requestAirdrop, in SOL")
 	faucetPerTimeSOL := fs.Uint64("faucet-per-time-sol-cap", 0, "most SOL one recipient may get from the faucet per --faucet-time-slice-secs; 0 (the default, as the test validator) is no cap")
 	faucetSliceSecs := fs.Uint64("faucet-time-slice-secs", uint64(ledger.DefaultFaucetTimeSlice/time.Second), "period of --faucet-per-time-sol-cap, in seconds")
@@ -119,7 +120,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cfg.SlotDuration = time.Duration(*slotMs) * time.Millisecond
 	}
 	cfg.FinalityDepth, cfg.FinalityDepthZero = *depth, *depth == 0
-	cfg.Genesis.FaucetLamports = *faucetSOL * ledger.LamportsPerSOL
+	if !(*faucetSOL > 0) || *faucetSOL > 1e10 {
+		return fmt.Errorf("--faucet-sol %v: must be a positive number of SOL, at most 10,000,000,000", *faucetSOL)
+	}
+	cfg.Genesis.FaucetLamports = uint64(math.Round(*faucetSOL * ledger.LamportsPerSOL))
 	cfg.AirdropCap = *airdropCapSOL * ledger.LamportsPerSOL
 	cfg.AirdropPerTimeCap = *faucetPerTimeSOL * ledger.LamportsPerSOL
 	if *faucetSliceSecs == 0 {

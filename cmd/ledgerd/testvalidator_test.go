@@ -259,7 +259,7 @@ func TestAnchorTestCommandLine(t *testing.T) {
 		"--bind-address", "127.0.0.1",
 		"--dynamic-port-range", "1024-65535",
 		"--faucet-port", "9900",
-		"--faucet-sol", "1000",
+		"--faucet-sol", "1000.5",
 		"--geyser-plugin-config", "geyser.json",
 		"--gossip-host", "127.0.0.1",
 		"--limit-ledger-size", "10000",
@@ -277,6 +277,14 @@ func TestAnchorTestCommandLine(t *testing.T) {
 	rpcCall(t, n.rpcURL, "getBalance", &bal, wallet.PublicKey().String())
 	if bal.Value != MintLamports {
 		t.Errorf("mint balance %d, want %d", bal.Value, MintLamports)
+	}
+	faucet, err := core.ReadKeypairFile(filepath.Join(ws, ".anchor", "test-ledger", "faucet-keypair.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rpcCall(t, n.rpcURL, "getBalance", &bal, faucet.PublicKey().String())
+	if bal.Value != 1000_500_000_000 {
+		t.Errorf("faucet balance %d, want --faucet-sol 1000.5", bal.Value)
 	}
 	for k, want := range map[core.Pubkey]string{acct: "one", dirAcct: "two"} {
 		a := getAccount(t, n.rpcURL, k)
@@ -411,7 +419,7 @@ func parseTV(t *testing.T, args ...string) (*testValidatorFlags, *node.Config, m
 	fs.StringVar(&cfg.LedgerDir, "ledger", "test-ledger", "")
 	fs.BoolVar(&cfg.Reset, "reset", false, "")
 	fs.Uint64("slots-per-epoch", 0, "")
-	fs.Uint64("faucet-sol", 0, "")
+	fs.Float64("faucet-sol", 0, "")
 	var tv testValidatorFlags
 	tv.register(fs)
 	args, err := normalizeArgs(fs, args)
