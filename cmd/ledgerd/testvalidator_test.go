@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"ledgerd/conformance/realelf"
 	"ledgerd/impl/core"
 	"ledgerd/impl/node"
 	"ledgerd/impl/programs/token"
@@ -177,6 +178,12 @@ func getAccount(t *testing.T, url string, k core.Pubkey) accountValue {
 // preflight runs on the processed bank, as Anchor's provider sends (a program in genesis runs from slot 1 on).
 func invoke(t *testing.T, url string, payer core.Keypair, program core.Pubkey) []string {
 	t.Helper()
+	return invokeData(t, url, payer, program, nil)
+}
+
+// invokeData is invoke with instruction data.
+func invokeData(t *testing.T, url string, payer core.Keypair, program core.Pubkey, data []byte) []string {
+	t.Helper()
 	var bh struct {
 		Value struct {
 			Blockhash string `json:"blockhash"`
@@ -187,7 +194,7 @@ func invoke(t *testing.T, url string, payer core.Keypair, program core.Pubkey) [
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx, err := core.NewTransaction(payer.PublicKey(), []core.Instruction{{ProgramID: program}}, hash, payer)
+	tx, err := core.NewTransaction(payer.PublicKey(), []core.Instruction{{ProgramID: program, Data: data}}, hash, payer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,6 +320,29 @@ func TestAnchorTestCommandLine(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, ".anchor", "test-ledger", "genesis.json")); err != nil {
 		t.Errorf("the ledger is not where --ledger put it: %v", err)
+	}
+}
+
+// The same with the real SPL Memo 4.0.0 build as the workspace's program (the Anchor command line without a
+// [test.validator] section): the memo is logged by the real program.
+func TestAnchorTestCommandLineRealMemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	t.Parallel()
+	memo := realelf.Programs(t)[realelf.Memo4]
+	link := buildLink(t)
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "target", "deploy"), 0o755)
+	os.WriteFile(filepath.Join(ws, "target", "deploy", "memo.so"), memo.ELF, 0o644)
+	wallet := core.KeypairFromSeed([32]byte{0x13})
+	program := core.KeypairFromSeed([32]byte{0x14}).PublicKey()
+	n := startArgs(t, link, ws, "--ledger", ".anchor/test-ledger", "--mint", wallet.PublicKey().String(),
+		"--bpf-program", program.String(), "target/deploy/memo.so", "--bind-address", "127.0.0.1", "--rpc-port", "0")
+	logs := invokeData(t, n.rpcURL, wallet, program, []byte("hello from anchor"))
+	if !slices.Contains(logs, "Program log: Memo (len 17)") || !slices.Contains(logs, "Program log: hello from anchor") ||
+		!slices.Contains(logs, "Program "+program.String()+" success") {
+		t.Errorf("memo logs %q", logs)
 	}
 }
 
