@@ -155,6 +155,9 @@ func (l *Ledger) airdrop(ctx context.Context, to core.Pubkey, lamports uint64) (
 			}
 		}
 		// Every usable blockhash carried an identical airdrop already: wait for the next slot's.
+		if l.cfg.BlockProduction == ProduceOnRequest {
+			return core.Signature{}, false, errManualAirdrop // no slot comes unless asked: waiting would hang
+		}
 		for l.Bank(Processed) == bank {
 			select {
 			case <-ctx.Done():

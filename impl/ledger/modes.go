@@ -156,6 +156,11 @@ func (l *Ledger) AdvanceSlots(ctx context.Context, n uint64) (uint64, error) {
 	return slot, err
 }
 
+// errManualAirdrop refuses an airdrop identical to one already made with every blockhash a manual-mode chain
+// has (a client would wait for a slot that never comes).
+var errManualAirdrop = errors.New("airdrop failed: an identical airdrop was already made with every recent blockhash; " +
+	"in manual block production, produce a slot first (ledgerd_advanceSlots)")
+
 // ErrInvalidCheat is wrapped by the errors of developer requests that cannot be done as asked.
 var ErrInvalidCheat = errors.New("invalid request")
 

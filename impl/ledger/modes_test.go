@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -241,5 +242,27 @@ func TestParseBlockProduction(t *testing.T) {
 	}
 	if _, err := ParseBlockProduction("block"); err == nil {
 		t.Error("unknown mode accepted")
+	}
+}
+
+// In manual mode an airdrop identical to one already made with every blockhash is refused at once, not left
+// waiting for a slot that never comes; after a slot it goes through.
+func TestManualModeIdenticalAirdrop(t *testing.T) {
+	l := openMode(t, ProduceOnRequest, 1)
+	listen(l)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	alice := newPubkey(t)
+	if _, err := l.Airdrop(ctx, alice, LamportsPerSOL); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Airdrop(ctx, alice, LamportsPerSOL); err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "ledgerd_advanceSlots") {
+		t.Fatalf("identical airdrop in manual mode: %v (ctx %v)", err, ctx.Err())
+	}
+	if _, err := l.AdvanceSlots(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Airdrop(ctx, alice, LamportsPerSOL); err != nil {
+		t.Fatalf("identical airdrop after a slot: %v", err)
 	}
 }
