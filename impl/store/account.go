@@ -131,6 +131,8 @@ func (s *Store) GetAccount(pubkey Pubkey, atSlot uint64) (acct Account, slot uin
 	}
 	acct, slot, found, err = seekAccount(it, &pubkey, atSlot, true)
 	if err == nil && found && cacheable(&acct) {
+		// Readers share the bytes: an append by one must not write into spare capacity the others hold.
+		acct.Data = acct.Data[:len(acct.Data):len(acct.Data)]
 		// Only the newest version may be cached: a read below the slot of a newer one must not find it. The
 		// same iterator sees the same state of the store.
 		if atSlot == math.MaxUint64 {

@@ -81,6 +81,34 @@ func BenchmarkGetAccount(b *testing.B) {
 	})
 }
 
+// BenchmarkGetProgramData reads a 134,125-byte upgradeable program data account (SPL Token 3.5.0's), flushed to
+// an sstable, as every execution of the program does twice. cached: from the read cache, as between commits;
+// uncached: the read cache emptied before each read, as the first read after a commit (a seek and a copy).
+func BenchmarkGetProgramData(b *testing.B) {
+	s := openBench(b)
+	key := benchKey(2, 1)
+	data := make([]byte, 134_125)
+	batch := s.NewBatch()
+	batch.PutAccount(key, 1, Account{Lamports: 934_000_000, Owner: benchKey(0xEE, 1), RentEpoch: ^uint64(0), Data: data})
+	if err := batch.Commit(false); err != nil {
+		b.Fatal(err)
+	}
+	settle(b, s)
+	run := func(b *testing.B, empty bool) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if empty {
+				s.reads.invalidate()
+			}
+			if a, _, found, err := s.GetAccount(key, 5); err != nil || !found || len(a.Data) != len(data) {
+				b.Fatal(found, err)
+			}
+		}
+	}
+	b.Run("cached", func(b *testing.B) { run(b, false) })
+	b.Run("uncached", func(b *testing.B) { run(b, true) })
+}
+
 // BenchmarkCommitSlot commits one busy slot: 100 account writes, 50 transactions (each filed under 3
 // addresses), the block and 3 metadata values. commit: without sync, as every frozen slot; commit+root: also
 // Root(slot-32) with its fsync, as every slot once the chain is deeper than the finalization depth.

@@ -40,6 +40,9 @@ func TestReadCache(t *testing.T) {
 		t.Fatalf("large account read twice: slot %d, shared %v; want slot 5 and the same bytes", slot,
 			unsafe.SliceData(a1.Data) == unsafe.SliceData(a2.Data))
 	}
+	if cap(a1.Data) != len(a1.Data) {
+		t.Fatalf("shared data has spare capacity %d > %d: an append would write into it", cap(a1.Data), len(a1.Data))
+	}
 	p1, _ := mustGet(t, s, prog, 7)
 	p2, _ := mustGet(t, s, prog, 7)
 	if unsafe.SliceData(p1.Data) != unsafe.SliceData(p2.Data) {
