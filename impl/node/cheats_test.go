@@ -415,3 +415,28 @@ func TestBlockProductionModesSubscriptions(t *testing.T) {
 		})
 	}
 }
+
+// surfnet_setTokenAccount with Token-2022 as its fourth param writes the associated token account under it.
+func TestSetTokenAccountToken2022(t *testing.T) {
+	n := startCheatNode(t, Config{})
+	url := n.HTTPURL
+	mint, owner := mustKey(t), mustKey(t)
+	mintData := make([]byte, 82)
+	mintData[44], mintData[45] = 9, 1
+	prog := core.Token2022ProgramID.String()
+	mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"surfnet_setAccount","params":["`+mint+`",{"lamports":1461600,"owner":"`+prog+`","data":"`+hexOf(mintData)+`"}]}`)
+	mustCall(t, url, `{"jsonrpc":"2.0","id":2,"method":"surfnet_setTokenAccount","params":["`+owner+`","`+mint+`",{"amount":42,"closeAuthority":"`+owner+`"},"`+prog+`"]}`)
+	r := mustCall(t, url, `{"jsonrpc":"2.0","id":3,"method":"getTokenAccountsByOwner","params":["`+owner+`",{"programId":"`+prog+`"},{"encoding":"jsonParsed","commitment":"processed"}]}`)
+	ownerKey, _ := core.ParsePubkey(owner)
+	mintKey, _ := core.ParsePubkey(mint)
+	ata, _ := core.FindAssociatedTokenAddress(ownerKey, mintKey, core.Token2022ProgramID)
+	for _, want := range []string{ata.String(), `"amount":"42"`, `"closeAuthority":"` + owner + `"`, `"program":"spl-token-2022"`} {
+		if !strings.Contains(string(r), want) {
+			t.Fatalf("token accounts under Token-2022 lack %s: %s", want, r)
+		}
+	}
+	// The same owner and mint under SPL Token: not its mint.
+	if _, e := rawCall(t, url, `{"jsonrpc":"2.0","id":4,"method":"surfnet_setTokenAccount","params":["`+owner+`","`+mint+`",{"amount":1}]}`); e == nil || e.Code != -32602 {
+		t.Fatalf("a Token-2022 mint under SPL Token: %+v", e)
+	}
+}
