@@ -100,12 +100,13 @@ const manyMetas, manyInfos = 40, 30
 //	7: op 0 with manyMetas account metas and manyInfos account infos.
 //	8: invoke the probe (op 23: log the stack height) 70 times: past the instruction trace limit.
 //	9: invoke the probe with op 0: the callee faults (an out-of-bounds read).
+//	10: invoke an instruction with 10 KiB + 1 of data; 11: one with 256 account metas.
 func cpiProgram(t *testing.T, L inputLayout) []byte {
 	var a asmBuilder
 	a.line("mov64 r9, r2") // the instruction data
 	a.line("lddw r6, %#x", heapBase)
 	a.line("ldxb r3, [r9+0]")
-	for op, label := range []string{"c_transfer", "rust_transfer", "probe_twice", "grow_twice", "escalate", "recurse", "loader", "many", "trace", "probe_fault"} {
+	for op, label := range []string{"c_transfer", "rust_transfer", "probe_twice", "grow_twice", "escalate", "recurse", "loader", "many", "trace", "probe_fault", "data_too_large", "metas_too_many"} {
 		a.line("jeq r3, %d, %s", op, label)
 	}
 	a.line("mov64 r0, 0")
@@ -318,6 +319,16 @@ func cpiProgram(t *testing.T, L inputLayout) []byte {
 	a.line("call sol_invoke_signed_c")
 	a.line("exit")
 
+	// Past the limits of an invoked instruction, checked before its accounts are read.
+	a.WriteString("data_too_large:\n")
+	cInstruction(heapBase+448, 0, 10*1024+1)
+	invokeC(0, 0)
+	a.line("exit")
+	a.WriteString("metas_too_many:\n")
+	cInstruction(heapBase+448, 256, 0)
+	invokeC(0, 0)
+	a.line("exit")
+
 	a.WriteString("trace:\n")
 	cInstruction(probeKey, 1, 1)
 	cMeta(0, L.key(0), 1, 0)
@@ -410,6 +421,8 @@ func TestCPIEqualLiteSVM(t *testing.T) {
 		step("instruction trace limit", ix([]byte{8}, w(probed), r(probe.ID))),
 		step("the callee faults", ix([]byte{9}, w(probed), r(probe.ID))),
 		step("still serving", ix(transfer(0, 3), w(vault), w(dest), r(core.SystemProgramID))),
+		step("instruction data past 10 KiB", ix([]byte{10})),
+		step("256 account metas", ix([]byte{11})),
 	}
 	res := compareWithOracle(t, realelf.Scenario{Name: "cpi", Programs: []realelf.Program{caller, probe}, Accounts: accounts, Steps: steps})
 	// The equal results include the successes the cases are written for.
