@@ -1,7 +1,8 @@
 // Deploying programs over plain RPC with @solana/web3.js v1, the way `solana program deploy --use-rpc` sends it:
 // a buffer (system CreateAccount + InitializeBuffer), chunked Writes of 1012 bytes, CreateAccount of the program +
 // DeployWithMaxDataLen; the program then runs from the next slot. Then an upgrade, SetAuthority, ExtendProgram (by at least 10,240 bytes),
-// getProgramAccounts with memcmp filters, Close, and a failed deployment of a garbage ELF.
+// getProgramAccounts with memcmp filters, Close, and a failed deployment of a garbage ELF. Also what the CLI asks
+// without --use-rpc before falling back to sendTransaction.
 //
 // Run by deploy_test.go: RPC_URL, WS_URL, DEPLOY_ELF (a program that logs "hello"), MEMO_ELF (SPL Memo 4.0.0, or
 // empty), GENESIS_PROGRAM (the address the node was started with --upgradeable-program MEMO_ELF, or empty).
@@ -192,6 +193,31 @@ await runScenario('deploy', async () => {
     const logs = await invoke(payer, program);
     assert.deepEqual(logs.slice(0, 2), [`Program ${program.toBase58()} invoke [1]`, 'Program log: hello'], show(logs));
     assert.equal(logs.at(-1), `Program ${program.toBase58()} success`);
+  });
+
+  await step('without --use-rpc: the TPU client the CLI builds first finds the node, then the writes fall back to sendTransaction', async () => {
+    // What the CLI asks before its writes (getSlot, getEpochInfo, getSlotLeaders, getClusterNodes, a WebSocket with
+    // slotsUpdatesSubscribe); a failed QUIC send of a write falls back to RPC sendTransaction, which deploy() sends.
+    const slot = await connection.getSlot('processed');
+    const epoch = await connection.getEpochInfo();
+    assert.ok(epoch.absoluteSlot >= slot - 1 && epoch.slotsInEpoch > 0, show(epoch));
+    const leaders = await connection.getSlotLeaders(slot, 4);
+    assert.equal(leaders.length, 4, show(leaders));
+    const nodes = await connection.getClusterNodes();
+    const self = nodes.find((n) => n.pubkey === leaders[0].toBase58());
+    assert.ok(self && (self.tpuQuic || self.tpu), `the leader ${leaders[0].toBase58()} is a cluster node with a TPU address: ${show(nodes)}`);
+    const update = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no slotsUpdatesNotification within 10 s')), 10_000);
+      const id = connection.onSlotUpdate((u) => {
+        clearTimeout(timer);
+        connection.removeSlotUpdateListener(id).then(() => resolve(u), reject);
+      });
+    });
+    assert.ok(typeof update.slot === 'number' && typeof update.type === 'string', show(update));
+    const { program: other, sig } = await deploy(payer, elf, elf.length);
+    await waitPastSlot(sig);
+    const logs = await invoke(payer, other);
+    assert.equal(logs[1], 'Program log: hello', show(logs));
   });
 
   const newAuthority = Keypair.generate();
