@@ -546,3 +546,27 @@ func TestTestValidatorApply(t *testing.T) {
 		t.Errorf("-u d: %q %v", u, err)
 	}
 }
+
+// Any command line is refused or normalized without a panic, and a normalized one normalizes to itself.
+func FuzzNormalizeArgs(f *testing.F) {
+	for _, s := range []string{"-rq -ldir -u=d", "--clone A B -c C", "--warp-slot --reset", "--account - f.json",
+		"--bpf-program=A a.so", "-w", "--limit-ledger-size", "-ledger x -- --y", "--=", "-", "-=", "--max-compute-units=1"} {
+		f.Add(s)
+	}
+	fs := flag.NewFlagSet("f", flag.ContinueOnError)
+	var tv testValidatorFlags
+	tv.register(fs)
+	fs.String("ledger", "", "")
+	fs.Bool("reset", false, "")
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		out, err := normalizeArgs(fs, args)
+		if err != nil {
+			return
+		}
+		again, err := normalizeArgs(fs, out)
+		if err != nil || !slices.Equal(again, out) {
+			t.Fatalf("%q normalized to %q, then to %q (%v)", args, out, again, err)
+		}
+	})
+}

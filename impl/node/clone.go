@@ -247,11 +247,16 @@ func (c *cloner) getMultipleAccounts(ctx context.Context, keys []core.Pubkey) ([
 	if err := call(ctx, &c.o, "getMultipleAccounts", []any{addrs, map[string]string{"encoding": "base64"}}, &result); err != nil {
 		return nil, err
 	}
-	if len(result.Value) != len(keys) {
-		return nil, fmt.Errorf("the reply lists %d accounts, not the %d asked for", len(result.Value), len(keys))
+	return genesisAccounts(keys, result.Value)
+}
+
+// genesisAccounts turns getMultipleAccounts' values for keys into accounts (nil where the cluster has none).
+func genesisAccounts(keys []core.Pubkey, values []*rpcAccount) ([]*ledger.GenesisAccount, error) {
+	if len(values) != len(keys) {
+		return nil, fmt.Errorf("the reply lists %d accounts, not the %d asked for", len(values), len(keys))
 	}
 	out := make([]*ledger.GenesisAccount, len(keys))
-	for i, a := range result.Value {
+	for i, a := range values {
 		if a == nil {
 			continue
 		}
@@ -290,20 +295,7 @@ func call(ctx context.Context, o *CloneOptions, method string, params []any, res
 		raw, err := postRPC(ctx, o, body)
 		var retry errRetryable
 		if err == nil {
-			var reply struct {
-				Result json.RawMessage `json:"result"`
-				Error  *rpcError       `json:"error"`
-			}
-			if err := json.Unmarshal(raw, &reply); err != nil {
-				return fmt.Errorf("%s: not a JSON-RPC reply (%v): %s", method, err, truncate(raw))
-			}
-			if reply.Error != nil {
-				return fmt.Errorf("%s: %w", method, reply.Error)
-			}
-			if err := json.Unmarshal(reply.Result, result); err != nil {
-				return fmt.Errorf("%s: unexpected result (%v): %s", method, err, truncate(reply.Result))
-			}
-			return nil
+			return decodeReply(method, raw, result)
 		}
 		if !errors.As(err, &retry) || ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", method, err)
@@ -318,6 +310,27 @@ func call(ctx context.Context, o *CloneOptions, method string, params []any, res
 		}
 		wait *= 2
 	}
+}
+
+// decodeReply decodes a JSON-RPC reply's result into result, or returns its error.
+func decodeReply(method string, raw []byte, result any) error {
+	var reply struct {
+		Result json.RawMessage `json:"result"`
+		Error  *rpcError       `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return fmt.Errorf("%s: not a JSON-RPC reply (%v): %s", method, err, truncate(raw))
+	}
+	if reply.Error != nil {
+		return fmt.Errorf("%s: %w", method, reply.Error)
+	}
+	if reply.Result == nil {
+		return fmt.Errorf("%s: a reply without a result: %s", method, truncate(raw))
+	}
+	if err := json.Unmarshal(reply.Result, result); err != nil {
+		return fmt.Errorf("%s: unexpected result (%v): %s", method, err, truncate(reply.Result))
+	}
+	return nil
 }
 
 // postRPC sends one request and returns the body of a 200 reply.

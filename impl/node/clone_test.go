@@ -224,3 +224,29 @@ func TestCloneRemoteFailures(t *testing.T) {
 		t.Fatalf("cluster slot %d %v", slot, err)
 	}
 }
+
+// Whatever a cluster answers, decoding it is an error or accounts at the addresses asked for, never a panic.
+func FuzzCloneReply(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","result":{"context":{"slot":1},"value":[null,{"lamports":1,"owner":"11111111111111111111111111111111","data":["AQID","base64"],"executable":false,"rentEpoch":18446744073709551615}]},"id":1}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","error":{"code":-32602,"message":"x"},"id":1}`))
+	f.Add([]byte(`{"result":{"value":[{"owner":"x","data":["","base58"]}]}}`))
+	f.Add([]byte(`{"result":null}`))
+	keys := []core.Pubkey{{1}, {2}}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var result struct {
+			Value []*rpcAccount `json:"value"`
+		}
+		if decodeReply("getMultipleAccounts", raw, &result) != nil {
+			return
+		}
+		got, err := genesisAccounts(keys, result.Value)
+		if err != nil {
+			return
+		}
+		for i, a := range got {
+			if a != nil && a.Pubkey != keys[i] {
+				t.Fatalf("account %d at %s", i, a.Pubkey)
+			}
+		}
+	})
+}
