@@ -17,11 +17,12 @@
 //   - base64+zstd compresses the sliced data (zstd default level, as the reference's level 0
 //     means). Some clients' tests compare the strings, so the frame is written as libzstd's
 //     streaming encoder writes it: the same header (no content size, a 2 MiB window; a known
-//     size of 0 for empty data) and, for data too short or too random to compress, the same
-//     raw block. Where the data does compress, the blocks are klauspost/compress's, which
-//     decode to the same bytes but are not libzstd's bytes (its match finder and entropy
-//     choices differ). If compression is impossible the reply falls back to plain base64,
-//     saying so in the encoding name.
+//     size of 0 for empty data), and the block libzstd's level 3 writes (zstdref.go: its
+//     double-fast match finder, raw literals, predefined sequence tables) whenever that block
+//     is one this package reproduces exactly: up to 128 KiB, literals libzstd would not
+//     Huffman-code, fewer than 32 sequences. Other data gets klauspost/compress's blocks, which
+//     decode to the same bytes but are not libzstd's. If compression is impossible the reply
+//     falls back to plain base64, saying so in the encoding name.
 //   - jsonParsed asks the account parser of the owner's module. A successful parse ignores
 //     dataSlice; any failure (no parser, data that does not decode) falls back to
 //     ["<base64 of the sliced data>","base64"]. That is why a plain system wallet shows

@@ -151,17 +151,19 @@ func compressZstd(data []byte) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	frame := enc.EncodeAll(data, make([]byte, 0, len(data)/2+16))
 	if len(data) == 0 {
-		return frame, true
+		return enc.EncodeAll(data, nil), true
 	}
-	blocks, ok := zstdFrameBlocks(frame)
+	out := make([]byte, 0, 6+len(data)/2+16)
+	out = append(out, zstdMagic[:]...)
+	out = append(out, 0x00, referenceZstdWindowDesc)
+	if block, ok := referenceBlock(data); ok {
+		return append(out, block...), true
+	}
+	blocks, ok := zstdFrameBlocks(enc.EncodeAll(data, make([]byte, 0, len(data)/2+16)))
 	if !ok {
 		return nil, false
 	}
-	out := make([]byte, 0, 6+len(blocks))
-	out = append(out, zstdMagic[:]...)
-	out = append(out, 0x00, referenceZstdWindowDesc)
 	return append(out, blocks...), true
 }
 

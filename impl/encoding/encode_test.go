@@ -3,6 +3,7 @@ package encoding
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"math"
@@ -283,6 +284,13 @@ func TestBase64ZstdAsReference(t *testing.T) {
 		{name: "kit fixture", data: []byte("test data"), want: "KLUv/QBYSQAAdGVzdCBkYXRh"},
 		{name: "kit fixture sliced", data: []byte("test data"), slice: slice(0, 5), want: "KLUv/QBYKQAAdGVzdCA="},
 		{name: "empty", data: nil, want: "KLUv/SAAAQAA"},
+		// kit's get-token-accounts-by-owner and -by-delegate tests: SPL Token accounts of its fixtures, compressed.
+		{name: "token account", data: mustHex("1a6f08cbfe080ff69f0922f8e8ceb2d36e7f7288b044725e343f16d9736906c4dfbe6316cd88858cfb3c711d8b95d85cab226647da5f77c932143e8ee00f0e89" +
+			"0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"),
+			want: "KLUv/QBYbQIANAQabwjL/ggP9p8JIvjozrLTbn9yiLBEcl40PxbZc2kGxN++YxbNiIWM+zxxHYuV2FyrImZH2l93yTIUPo7gDw6JAAEAAgAEJwaY4Aw="},
+		{name: "delegated token account", data: mustHex("33340918051a2f67ee9a2a171b0c3d3d539780c11a61250faff5f471465d78062c0cbeb3d6192702d6c38e065223b2055ff4f8a691a752f8933727c7e7f9944b0010a5d4e800000001000000dfbe6316cd88858cfb3c711d8b95d85cab226647da5f77c932143e8ee00f0e89" +
+			"0100000000000000000000000000e8764817000000000000000000000000000000000000000000000000000000000000000000000000000000"),
+			want: "KLUv/QBY5QMANAczNAkYBRovZ+6aKhcbDD09U5eAwRphJQ+v9fRxRl14BiwMvrPWGScC1sOOBlIjsgVf9PimkadS+JM3J8fn+ZRLABCl1OgAAAABAAAA375jFs2IhYz7PHEdi5XYXKsiZkfaX3fJMhQ+juAPDokBAOh2SBcAAgDBoy4Hzg=="},
 	}
 	for _, tt := range tests {
 		acct := runtime.Account{Owner: otherOwner, Data: tt.data}
@@ -325,5 +333,88 @@ func TestBase64ZstdHeader(t *testing.T) {
 		if err != nil || !bytes.Equal(plain, data) {
 			t.Errorf("%d bytes: decoded %d bytes, err %v", n, len(plain), err)
 		}
+	}
+}
+
+func mustHex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// The blocks written as libzstd writes them (referenceBlock) decode to the data, whatever its shape: runs,
+// repeats at many distances, random bytes, token-account-like layouts, sizes around the raw-literals and
+// sequence-count limits.
+func TestBase64ZstdReferenceBlocksDecode(t *testing.T) {
+	t.Parallel()
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	rng := rand.New(rand.NewPCG(7, 9))
+	gen := []func(n int) []byte{
+		func(n int) []byte { return make([]byte, n) },
+		func(n int) []byte {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			return b
+		},
+		func(n int) []byte { // random keys separated by zeros, as account data
+			b := make([]byte, n)
+			for i := 0; i < n; i += 64 {
+				for j := i; j < min(i+32, n); j++ {
+					b[j] = byte(rng.Uint32())
+				}
+			}
+			return b
+		},
+		func(n int) []byte { // a short alphabet: many matches at many offsets
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = "abcab"[rng.IntN(5)]
+			}
+			return b
+		},
+		func(n int) []byte { // a repeated phrase with mutations
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(i % (3 + rng.IntN(40)))
+				if rng.IntN(50) == 0 {
+					b[i] = byte(rng.Uint32())
+				}
+			}
+			return b
+		},
+	}
+	reproduced := 0
+	for round := range 600 {
+		n := 1 + rng.IntN(3000)
+		if round%7 == 0 {
+			n = 1 + rng.IntN(300)
+		}
+		data := gen[round%len(gen)](n)
+		if _, ok := referenceBlock(data); ok {
+			reproduced++
+		}
+		got, err := EncodeAccount(runtime.Account{Owner: otherOwner, Data: data}, core.Pubkey{}, Base64Zstd, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, err := base64.StdEncoding.DecodeString(got.Data.Encoded[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := dec.DecodeAll(frame, nil)
+		if err != nil || !bytes.Equal(plain, data) {
+			t.Fatalf("round %d (%d bytes): decoded %d bytes, err %v; frame % x", round, n, len(plain), err, frame)
+		}
+	}
+	if reproduced < 100 {
+		t.Errorf("only %d of 600 inputs written as libzstd writes them", reproduced)
 	}
 }

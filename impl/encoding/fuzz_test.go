@@ -160,3 +160,26 @@ func FuzzEncodeAccount(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReferenceZstdBlock: a block written as libzstd writes it is a valid zstd frame's only block, decoding to
+// the input.
+func FuzzReferenceZstdBlock(f *testing.F) {
+	f.Add([]byte("test data"))
+	f.Add(make([]byte, 165))
+	f.Add(bytes.Repeat([]byte{1, 2, 3, 0, 0, 0, 0, 9}, 40))
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		block, ok := referenceBlock(data)
+		if !ok {
+			return
+		}
+		frame := append([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58}, block...)
+		plain, err := dec.DecodeAll(frame, nil)
+		if err != nil || !bytes.Equal(plain, data) {
+			t.Fatalf("decoded %d bytes (err %v) from % x", len(plain), err, frame)
+		}
+	})
+}
