@@ -115,15 +115,7 @@ func compareWithOracle(t *testing.T, sc realelf.Scenario) [][2]any {
 			t.Logf("%s: %s %q", st.Name, errJSON(got), got.Logs[max(0, len(got.Logs)-4):])
 		}
 		out = append(out, [2]any{got, want})
-		if !jsonEq(errJSON(got), string(want.Err)) {
-			t.Errorf("%s: err %s, LiteSVM %s (%s)", st.Name, errJSON(got), want.Err, want.ErrDebug)
-		}
-		if !slices.Equal(got.Logs, want.Logs) {
-			t.Errorf("%s: logs\n %q\nLiteSVM\n %q", st.Name, got.Logs, want.Logs)
-		}
-		if got.ComputeUnitsConsumed != want.ComputeUnits {
-			t.Errorf("%s: %d compute units, LiteSVM %d", st.Name, got.ComputeUnitsConsumed, want.ComputeUnits)
-		}
+		checkOutcome(t, st.Name, got, want)
 		switch {
 		case (got.ReturnData == nil) != (want.ReturnData == nil):
 			t.Errorf("%s: return data %+v, LiteSVM %+v", st.Name, got.ReturnData, want.ReturnData)
@@ -151,6 +143,20 @@ func compareWithOracle(t *testing.T, sc realelf.Scenario) [][2]any {
 		}
 	}
 	return out
+}
+
+// checkOutcome reports where a result differs from LiteSVM's in its error, logs or compute units.
+func checkOutcome(t *testing.T, name string, got *runtime.Result, want realelf.Result) {
+	t.Helper()
+	if !jsonEq(errJSON(got), string(want.Err)) {
+		t.Errorf("%s: err %s, LiteSVM %s (%s)", name, errJSON(got), want.Err, want.ErrDebug)
+	}
+	if !slices.Equal(got.Logs, want.Logs) {
+		t.Errorf("%s: logs\n %q\nLiteSVM\n %q", name, got.Logs, want.Logs)
+	}
+	if got.ComputeUnitsConsumed != want.ComputeUnits {
+		t.Errorf("%s: %d compute units, LiteSVM %d", name, got.ComputeUnitsConsumed, want.ComputeUnits)
+	}
 }
 
 func testKey(seed byte) core.Keypair {

@@ -3,7 +3,6 @@ package loader
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"testing"
 
 	"ledgerd/conformance/realelf"
@@ -119,15 +118,7 @@ func TestManagementEqualsLiteSVM(t *testing.T) {
 		want := oracle[i]
 		b.env.Clock.Slot = *st.Slot
 		got := b.run(st.Instructions, append([]core.Keypair{st.Payer}, st.Signers...)...)
-		if !jsonEq(errJSON(got), string(want.Err)) {
-			t.Errorf("%s: err %s, LiteSVM %s (%s)", st.Name, errJSON(got), want.Err, want.ErrDebug)
-		}
-		if !slices.Equal(got.Logs, want.Logs) {
-			t.Errorf("%s: logs\n %q\nLiteSVM\n %q", st.Name, got.Logs, want.Logs)
-		}
-		if got.ComputeUnitsConsumed != want.ComputeUnits {
-			t.Errorf("%s: %d compute units, LiteSVM %d", st.Name, got.ComputeUnitsConsumed, want.ComputeUnits)
-		}
+		checkOutcome(t, st.Name, got, want)
 		for _, w := range want.Accounts {
 			g, exists := b.accounts[w.Address]
 			exists = exists && g.Lamports > 0
