@@ -12,7 +12,7 @@ import (
 
 // bn254Asm calls sol_alt_bn128_group_op (first data byte 0) or sol_alt_bn128_compression (1)
 // with the operation in the second byte on as many zero bytes as the next two say, and logs the
-// result.
+// result (syscallCostEpilogue, which also holds the zeros).
 const bn254Asm = `
 entrypoint:
 	ldxb r6, [r2+0]
@@ -27,17 +27,7 @@ entrypoint:
 compression:
 	call sol_alt_bn128_compression
 done:
-	mov64 r1, r0
-	mov64 r2, 0
-	mov64 r3, 0
-	mov64 r4, 0
-	mov64 r5, 0
-	call sol_log_64_
-	mov64 r0, 0
-	exit
-.rodata
-zeros: .zero 512
-`
+` + syscallCostEpilogue
 
 // TestAltBn128CostsEqualLiteSVM holds every alt_bn128 operation to LiteSVM, in both endiannesses:
 // the same compute units, result and logs. The G2 operations' costs (535 add, 15670 mul) are
