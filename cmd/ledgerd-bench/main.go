@@ -1,10 +1,10 @@
-// Command ledgerd-bench measures the figures of issues 3 and 6 against the real ledgerd binary and prints them
-// as a table with their targets: getBalance throughput over HTTP as a ratio to a bare net/http handler driven by
-// the same load in the same run, the time from start to a healthy /health (new ledger, 100,000 accounts), signed
-// transfers sent with sendTransaction and executed, an idle node's disk growth and resident memory (issue 3);
-// SPL Token transfers sent and executed, and getTokenAccountsByOwner / getProgramAccounts by owner on a ledger
-// of many token accounts (issue 6); SPL Token transfers sent and executed with the real SPL Token 3.5.0 ELF in
-// place of the native program (issue 12).
+// Command ledgerd-bench measures the service's performance figures against the real ledgerd binary and prints
+// them as a table with their targets (README.md, "Benchmarks"): getBalance throughput over HTTP as a ratio to a
+// bare net/http handler driven by the same load in the same run, the time from start to a healthy /health (new
+// ledger, 100,000 accounts), signed transfers sent with sendTransaction and executed, an idle node's disk growth
+// and resident memory; SPL Token transfers sent and executed, and getTokenAccountsByOwner / getProgramAccounts
+// by owner on a ledger of many token accounts; SPL Token transfers sent and executed with the real SPL Token
+// 3.5.0 ELF in place of the native program.
 //
 // The machines it runs on are shared and noisy, so throughput is reported next to a baseline measured side by
 // side, and nothing here is a timed test assertion: the table marks each figure against its target for a
