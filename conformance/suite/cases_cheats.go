@@ -70,4 +70,15 @@ var cheatCases = group(
 	noParams("ledgerd_snapshot").orError(-32601),
 	ok("ledgerd_revert", `[18446744073709551615]`, exact(`false`)).orError(-32601).named("an id never handed out"),
 	badParams("ledgerd_revert", `["x"]`).orError(-32601),
+
+	// Impersonating an address no other case signs with changes nothing they see; verification and the blockhash
+	// check are only ever set on (their default), as turning them off would change other cases' answers.
+	ok("ledgerd_impersonate", `["`+cheatOwner+`"]`, at("value", `null`)).orError(-32601),
+	badKeys("ledgerd_impersonate", `["%s"]`),
+	ok("ledgerd_stopImpersonating", `["`+cheatAccount+`"]`, exact(`false`)).orError(-32601).named("an address never impersonated"),
+	badKeys("ledgerd_stopImpersonating", `["%s"]`),
+	ok("ledgerd_setSigVerify", `[true]`, exact(`true`)).orError(-32601),
+	badParams("ledgerd_setSigVerify", `["yes"]`).orError(-32601),
+	ok("ledgerd_setBlockhashCheck", `[true]`, exact(`true`)).orError(-32601),
+	badParams("ledgerd_setBlockhashCheck", `[1]`).orError(-32601),
 )

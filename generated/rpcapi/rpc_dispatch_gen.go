@@ -418,15 +418,35 @@ var Methods = map[string]*MethodInfo{
 		Name:   "ledgerd_advanceSlots",
 		call:   callLedgerdAdvanceSlots,
 	},
+	"ledgerd_impersonate": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "ledgerd_impersonate",
+		call:   callLedgerdImpersonate,
+	},
 	"ledgerd_revert": {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
 		Name:   "ledgerd_revert",
 		call:   callLedgerdRevert,
 	},
+	"ledgerd_setBlockhashCheck": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "ledgerd_setBlockhashCheck",
+		call:   callLedgerdSetBlockhashCheck,
+	},
+	"ledgerd_setSigVerify": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "ledgerd_setSigVerify",
+		call:   callLedgerdSetSigVerify,
+	},
 	"ledgerd_snapshot": {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
 		Name:   "ledgerd_snapshot",
 		call:   callLedgerdSnapshot,
+	},
+	"ledgerd_stopImpersonating": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "ledgerd_stopImpersonating",
+		call:   callLedgerdStopImpersonating,
 	},
 	"logsSubscribe": {
 		Commitment:   true,
@@ -817,6 +837,46 @@ func callLedgerdRevert(ctx context.Context, h Handler, raw json.RawMessage) (any
 		return nil, err
 	}
 	return h.LedgerdRevert(ctx, p)
+}
+func callLedgerdImpersonate(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdImpersonateParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdImpersonate(ctx, p)
+}
+func callLedgerdStopImpersonating(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdStopImpersonatingParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdStopImpersonating(ctx, p)
+}
+func callLedgerdSetSigVerify(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdSetSigVerifyParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdSetSigVerify(ctx, p)
+}
+func callLedgerdSetBlockhashCheck(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdSetBlockhashCheckParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdSetBlockhashCheck(ctx, p)
 }
 func callGetEpochInfo(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
 	p := new(GetEpochInfoParams)

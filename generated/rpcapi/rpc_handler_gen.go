@@ -58,6 +58,14 @@ type Handler interface {
 	LedgerdSnapshot(ctx context.Context) (LedgerdSnapshotResult, error)
 	// LedgerdRevert implements ledgerd_revert: Returns the chain to a snapshot (anvil's evm_revert).
 	LedgerdRevert(ctx context.Context, p *LedgerdRevertParams) (LedgerdRevertResult, error)
+	// LedgerdImpersonate implements ledgerd_impersonate: Lets transactions signed by an address pass without its valid signature (anvil's impersonateAccount).
+	LedgerdImpersonate(ctx context.Context, p *LedgerdImpersonateParams) (LedgerdImpersonateResult, error)
+	// LedgerdStopImpersonating implements ledgerd_stopImpersonating: Verifies an impersonated address's signatures again (anvil's stopImpersonatingAccount).
+	LedgerdStopImpersonating(ctx context.Context, p *LedgerdStopImpersonatingParams) (LedgerdStopImpersonatingResult, error)
+	// LedgerdSetSigVerify implements ledgerd_setSigVerify: Turns signature verification of transactions on or off.
+	LedgerdSetSigVerify(ctx context.Context, p *LedgerdSetSigVerifyParams) (LedgerdSetSigVerifyResult, error)
+	// LedgerdSetBlockhashCheck implements ledgerd_setBlockhashCheck: Turns the recent-blockhash check of transactions on or off.
+	LedgerdSetBlockhashCheck(ctx context.Context, p *LedgerdSetBlockhashCheckParams) (LedgerdSetBlockhashCheckResult, error)
 	// GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 	GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	// GetEpochSchedule implements getEpochSchedule: Returns the epoch schedule of the cluster.
@@ -283,6 +291,10 @@ type Stub struct {
 	LedgerdAdvanceSlotsFunc               func(ctx context.Context, p *LedgerdAdvanceSlotsParams) (LedgerdAdvanceSlotsResult, error)
 	LedgerdSnapshotFunc                   func(ctx context.Context) (LedgerdSnapshotResult, error)
 	LedgerdRevertFunc                     func(ctx context.Context, p *LedgerdRevertParams) (LedgerdRevertResult, error)
+	LedgerdImpersonateFunc                func(ctx context.Context, p *LedgerdImpersonateParams) (LedgerdImpersonateResult, error)
+	LedgerdStopImpersonatingFunc          func(ctx context.Context, p *LedgerdStopImpersonatingParams) (LedgerdStopImpersonatingResult, error)
+	LedgerdSetSigVerifyFunc               func(ctx context.Context, p *LedgerdSetSigVerifyParams) (LedgerdSetSigVerifyResult, error)
+	LedgerdSetBlockhashCheckFunc          func(ctx context.Context, p *LedgerdSetBlockhashCheckParams) (LedgerdSetBlockhashCheckResult, error)
 	GetEpochInfoFunc                      func(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	GetEpochScheduleFunc                  func(ctx context.Context) (GetEpochScheduleResult, error)
 	GetInflationGovernorFunc              func(ctx context.Context, p *GetInflationGovernorParams) (GetInflationGovernorResult, error)
@@ -527,6 +539,34 @@ func (s *Stub) LedgerdRevert(ctx context.Context, p *LedgerdRevertParams) (Ledge
 		return zero, NewMethodNotAvailableError("ledgerd_revert")
 	}
 	return s.LedgerdRevertFunc(ctx, p)
+}
+func (s *Stub) LedgerdImpersonate(ctx context.Context, p *LedgerdImpersonateParams) (LedgerdImpersonateResult, error) {
+	if s.LedgerdImpersonateFunc == nil {
+		var zero LedgerdImpersonateResult
+		return zero, NewMethodNotAvailableError("ledgerd_impersonate")
+	}
+	return s.LedgerdImpersonateFunc(ctx, p)
+}
+func (s *Stub) LedgerdStopImpersonating(ctx context.Context, p *LedgerdStopImpersonatingParams) (LedgerdStopImpersonatingResult, error) {
+	if s.LedgerdStopImpersonatingFunc == nil {
+		var zero LedgerdStopImpersonatingResult
+		return zero, NewMethodNotAvailableError("ledgerd_stopImpersonating")
+	}
+	return s.LedgerdStopImpersonatingFunc(ctx, p)
+}
+func (s *Stub) LedgerdSetSigVerify(ctx context.Context, p *LedgerdSetSigVerifyParams) (LedgerdSetSigVerifyResult, error) {
+	if s.LedgerdSetSigVerifyFunc == nil {
+		var zero LedgerdSetSigVerifyResult
+		return zero, NewMethodNotAvailableError("ledgerd_setSigVerify")
+	}
+	return s.LedgerdSetSigVerifyFunc(ctx, p)
+}
+func (s *Stub) LedgerdSetBlockhashCheck(ctx context.Context, p *LedgerdSetBlockhashCheckParams) (LedgerdSetBlockhashCheckResult, error) {
+	if s.LedgerdSetBlockhashCheckFunc == nil {
+		var zero LedgerdSetBlockhashCheckResult
+		return zero, NewMethodNotAvailableError("ledgerd_setBlockhashCheck")
+	}
+	return s.LedgerdSetBlockhashCheckFunc(ctx, p)
 }
 func (s *Stub) GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error) {
 	if s.GetEpochInfoFunc == nil {

@@ -547,6 +547,100 @@ func (p LedgerdRevertParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.Id}, []bool{true})
 }
 
+// LedgerdImpersonateParams are the positional params of ledgerd_impersonate.
+type LedgerdImpersonateParams struct {
+	Pubkey      Pubkey // The address to impersonate.
+	pubkeyBytes []byte // set by Validate
+}
+
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *LedgerdImpersonateParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
+func (p *LedgerdImpersonateParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdImpersonateParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Pubkey}, []bool{true})
+}
+
+// LedgerdStopImpersonatingParams are the positional params of ledgerd_stopImpersonating.
+type LedgerdStopImpersonatingParams struct {
+	Pubkey      Pubkey // The address to stop impersonating.
+	pubkeyBytes []byte // set by Validate
+}
+
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *LedgerdStopImpersonatingParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
+func (p *LedgerdStopImpersonatingParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdStopImpersonatingParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Pubkey}, []bool{true})
+}
+
+// LedgerdSetSigVerifyParams are the positional params of ledgerd_setSigVerify.
+type LedgerdSetSigVerifyParams struct {
+	Enabled bool // Whether signatures are verified.
+}
+
+func (p *LedgerdSetSigVerifyParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "enabled", true, &p.Enabled); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdSetSigVerifyParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Enabled}, []bool{true})
+}
+
+// LedgerdSetBlockhashCheckParams are the positional params of ledgerd_setBlockhashCheck.
+type LedgerdSetBlockhashCheckParams struct {
+	Enabled bool // Whether blockhashes are checked.
+}
+
+func (p *LedgerdSetBlockhashCheckParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "enabled", true, &p.Enabled); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdSetBlockhashCheckParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Enabled}, []bool{true})
+}
+
 // GetEpochInfoParams are the positional params of getEpochInfo.
 type GetEpochInfoParams struct {
 	Config *ContextConfig // Commitment (default finalized) and minimum context slot.

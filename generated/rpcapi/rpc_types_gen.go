@@ -1353,9 +1353,17 @@ type Lamports = uint64
 
 type LedgerdAdvanceSlotsResult = Slot
 
+type LedgerdImpersonateResult = RpcResponseNull
+
 type LedgerdRevertResult = bool
 
+type LedgerdSetBlockhashCheckResult = bool
+
+type LedgerdSetSigVerifyResult = bool
+
 type LedgerdSnapshotResult = uint64
+
+type LedgerdStopImpersonatingResult = bool
 
 // LoadedAddresses: The account keys a version 0 transaction loaded through address lookup tables.
 type LoadedAddresses struct {

@@ -228,6 +228,34 @@ func (p *LedgerdRevertParams) Validate() error {
 	return nil
 }
 
+// Validate checks the params of ledgerd_impersonate against the schema; a failure is a -32602 *Error.
+func (p *LedgerdImpersonateParams) Validate() error {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Validate checks the params of ledgerd_stopImpersonating against the schema; a failure is a -32602 *Error.
+func (p *LedgerdStopImpersonatingParams) Validate() error {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Validate checks the params of ledgerd_setSigVerify against the schema; a failure is a -32602 *Error.
+func (p *LedgerdSetSigVerifyParams) Validate() error {
+	return nil
+}
+
+// Validate checks the params of ledgerd_setBlockhashCheck against the schema; a failure is a -32602 *Error.
+func (p *LedgerdSetBlockhashCheckParams) Validate() error {
+	return nil
+}
+
 // Validate checks the params of getEpochInfo against the schema; a failure is a -32602 *Error.
 func (p *GetEpochInfoParams) Validate() error {
 	if p.Config != nil {

@@ -183,6 +183,34 @@ func (c *Client) LedgerdRevert(ctx context.Context, p *rpcapi.LedgerdRevertParam
 	return r, err
 }
 
+// LedgerdImpersonate implements ledgerd_impersonate: Lets transactions signed by an address pass without its valid signature (anvil's impersonateAccount).
+func (c *Client) LedgerdImpersonate(ctx context.Context, p *rpcapi.LedgerdImpersonateParams) (rpcapi.LedgerdImpersonateResult, error) {
+	var r rpcapi.LedgerdImpersonateResult
+	err := c.Call(ctx, "ledgerd_impersonate", p, &r)
+	return r, err
+}
+
+// LedgerdStopImpersonating implements ledgerd_stopImpersonating: Verifies an impersonated address's signatures again (anvil's stopImpersonatingAccount).
+func (c *Client) LedgerdStopImpersonating(ctx context.Context, p *rpcapi.LedgerdStopImpersonatingParams) (rpcapi.LedgerdStopImpersonatingResult, error) {
+	var r rpcapi.LedgerdStopImpersonatingResult
+	err := c.Call(ctx, "ledgerd_stopImpersonating", p, &r)
+	return r, err
+}
+
+// LedgerdSetSigVerify implements ledgerd_setSigVerify: Turns signature verification of transactions on or off.
+func (c *Client) LedgerdSetSigVerify(ctx context.Context, p *rpcapi.LedgerdSetSigVerifyParams) (rpcapi.LedgerdSetSigVerifyResult, error) {
+	var r rpcapi.LedgerdSetSigVerifyResult
+	err := c.Call(ctx, "ledgerd_setSigVerify", p, &r)
+	return r, err
+}
+
+// LedgerdSetBlockhashCheck implements ledgerd_setBlockhashCheck: Turns the recent-blockhash check of transactions on or off.
+func (c *Client) LedgerdSetBlockhashCheck(ctx context.Context, p *rpcapi.LedgerdSetBlockhashCheckParams) (rpcapi.LedgerdSetBlockhashCheckResult, error) {
+	var r rpcapi.LedgerdSetBlockhashCheckResult
+	err := c.Call(ctx, "ledgerd_setBlockhashCheck", p, &r)
+	return r, err
+}
+
 // GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 func (c *Client) GetEpochInfo(ctx context.Context, p *rpcapi.GetEpochInfoParams) (rpcapi.GetEpochInfoResult, error) {
 	var r rpcapi.GetEpochInfoResult

@@ -157,6 +157,8 @@ type Ledger struct {
 	airdropMu sync.Mutex
 	faucet    faucetLimiter
 
+	checks relaxedChecks // the developer's relaxed signature and blockhash checks
+
 	eventMu   sync.RWMutex
 	listeners []func(Event)
 

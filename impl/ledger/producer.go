@@ -133,7 +133,7 @@ func (l *Ledger) execute(s *submission) {
 	}
 	sig := s.tx.Signature()
 	opts := runtime.Options{
-		CheckBlockhash:   b.BlockhashValid,
+		CheckBlockhash:   l.blockhashCheck(b),
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, s.tx.Message.RecentBlockhash, b) },
 	}
 	var res *runtime.Result

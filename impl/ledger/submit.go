@@ -49,7 +49,7 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 	src := &recordingSource{errSource: errSource{bank: bank}}
 	res := runtime.Execute(bank.ExecEnv(), src, tx, runtime.Options{
 		LoadedAddresses:  loaded,
-		CheckBlockhash:   bank.BlockhashValid,
+		CheckBlockhash:   l.blockhashCheck(bank),
 		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, tx.Message.RecentBlockhash, bank) },
 	})
 	sim.Result = res

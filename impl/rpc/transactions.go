@@ -139,7 +139,7 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 	// A leader drops a transaction whose signatures do not verify; with skipPreflight the reference still
 	// answers with the signature, so only the execution is left out. Without it, the failed verification is the
 	// preflight's failure (SignatureFailure), as the reference answers it since its 3.x line.
-	verified := tx.VerifySignatures()
+	verified := s.ledger.SignaturesAccepted(tx)
 	if !skip {
 		var sim *ledger.Simulation
 		if !verified {
@@ -195,7 +195,7 @@ func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTran
 		return out, err
 	}
 	var sim *ledger.Simulation
-	if sigVerify && !tx.VerifySignatures() {
+	if sigVerify && !s.ledger.SignaturesAccepted(tx) {
 		sim = signatureFailure(lookups.Loaded)
 	} else if sim, err = s.ledger.Simulate(bank, tx, replace, lookups); err != nil {
 		return out, err

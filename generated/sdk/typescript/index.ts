@@ -822,10 +822,18 @@ export type Lamports = U64;
 
 export type LedgerdAdvanceSlotsResult = Slot;
 
+export type LedgerdImpersonateResult = RpcResponseNull;
+
 export type LedgerdRevertResult = boolean;
+
+export type LedgerdSetBlockhashCheckResult = boolean;
+
+export type LedgerdSetSigVerifyResult = boolean;
 
 /** minimum 1 */
 export type LedgerdSnapshotResult = U64;
+
+export type LedgerdStopImpersonatingResult = boolean;
 
 /** The account keys a version 0 transaction loaded through address lookup tables. */
 export interface LoadedAddresses {
@@ -2111,6 +2119,34 @@ export type LedgerdSnapshotParams = [];
 export type LedgerdRevertParams = [id: U64];
 
 /**
+ * The params of ledgerd_impersonate.
+ *
+ * @param pubkey The address to impersonate.
+ */
+export type LedgerdImpersonateParams = [pubkey: Pubkey];
+
+/**
+ * The params of ledgerd_stopImpersonating.
+ *
+ * @param pubkey The address to stop impersonating.
+ */
+export type LedgerdStopImpersonatingParams = [pubkey: Pubkey];
+
+/**
+ * The params of ledgerd_setSigVerify.
+ *
+ * @param enabled Whether signatures are verified.
+ */
+export type LedgerdSetSigVerifyParams = [enabled: boolean];
+
+/**
+ * The params of ledgerd_setBlockhashCheck.
+ *
+ * @param enabled Whether blockhashes are checked.
+ */
+export type LedgerdSetBlockhashCheckParams = [enabled: boolean];
+
+/**
  * The params of getEpochInfo.
  *
  * @param config Commitment (default finalized) and minimum context slot.
@@ -2593,6 +2629,14 @@ export interface HttpMethods {
   ledgerd_snapshot: { params: LedgerdSnapshotParams; result: LedgerdSnapshotResult };
   /** Returns the chain to a snapshot (anvil's evm_revert). */
   ledgerd_revert: { params: LedgerdRevertParams; result: LedgerdRevertResult };
+  /** Lets transactions signed by an address pass without its valid signature (anvil's impersonateAccount). */
+  ledgerd_impersonate: { params: LedgerdImpersonateParams; result: LedgerdImpersonateResult };
+  /** Verifies an impersonated address's signatures again (anvil's stopImpersonatingAccount). */
+  ledgerd_stopImpersonating: { params: LedgerdStopImpersonatingParams; result: LedgerdStopImpersonatingResult };
+  /** Turns signature verification of transactions on or off. */
+  ledgerd_setSigVerify: { params: LedgerdSetSigVerifyParams; result: LedgerdSetSigVerifyResult };
+  /** Turns the recent-blockhash check of transactions on or off. */
+  ledgerd_setBlockhashCheck: { params: LedgerdSetBlockhashCheckParams; result: LedgerdSetBlockhashCheckResult };
   /** Returns information about the current epoch. */
   getEpochInfo: { params: GetEpochInfoParams; result: GetEpochInfoResult };
   /** Returns the epoch schedule of the cluster. */
@@ -3407,6 +3451,52 @@ export class Client extends ClientBase {
    */
   ledgerd_revert(...params: LedgerdRevertParams): Promise<LedgerdRevertResult> {
     return this.call("ledgerd_revert", ...params);
+  }
+
+  /**
+   * Lets transactions signed by an address pass without its valid signature (anvil's impersonateAccount).
+   *
+   * From now on a transaction passes signature verification (sendTransaction, its preflight, and
+   * simulateTransaction with sigVerify) when every signature that is missing or invalid, a zeroed one for example,
+   * is that of an impersonated address; every other signature is verified as before. The fee payer still pays the
+   * fee. A signature still names its transaction: zeroed signatures are all one, so a second transaction signed
+   * with zeros is a duplicate (AlreadyProcessed) while the first is in the status cache; any other bytes, random
+   * ones, make each distinct. Impersonation lives in memory until ledgerd_stopImpersonating or a restart.
+   */
+  ledgerd_impersonate(...params: LedgerdImpersonateParams): Promise<LedgerdImpersonateResult> {
+    return this.call("ledgerd_impersonate", ...params);
+  }
+
+  /**
+   * Verifies an impersonated address's signatures again (anvil's stopImpersonatingAccount).
+   *
+   * Removes the address from the impersonated ones. The result says whether it was impersonated.
+   */
+  ledgerd_stopImpersonating(...params: LedgerdStopImpersonatingParams): Promise<LedgerdStopImpersonatingResult> {
+    return this.call("ledgerd_stopImpersonating", ...params);
+  }
+
+  /**
+   * Turns signature verification of transactions on or off.
+   *
+   * Off, sendTransaction runs and simulateTransaction (sigVerify true) accepts a transaction whatever its
+   * signatures (the signature count must still match the message's header); on, the default, they are verified.
+   * The setting lives in memory until changed or a restart.
+   */
+  ledgerd_setSigVerify(...params: LedgerdSetSigVerifyParams): Promise<LedgerdSetSigVerifyResult> {
+    return this.call("ledgerd_setSigVerify", ...params);
+  }
+
+  /**
+   * Turns the recent-blockhash check of transactions on or off.
+   *
+   * Off, a transaction whose recent blockhash is neither in the node's queue nor a durable nonce is run (and
+   * simulated) at the newest blockhash's fee rate instead of refused with BlockhashNotFound; a transaction's
+   * signature still makes it unique in the status cache. On, the default, blockhashes are checked. The setting
+   * lives in memory until changed or a restart.
+   */
+  ledgerd_setBlockhashCheck(...params: LedgerdSetBlockhashCheckParams): Promise<LedgerdSetBlockhashCheckResult> {
+    return this.call("ledgerd_setBlockhashCheck", ...params);
   }
 
   /**
@@ -4314,6 +4404,10 @@ export const requests = {
   ledgerd_advanceSlots: (...params: LedgerdAdvanceSlotsParams): RpcRequest<"ledgerd_advanceSlots"> => ({ method: "ledgerd_advanceSlots", params }),
   ledgerd_snapshot: (...params: LedgerdSnapshotParams): RpcRequest<"ledgerd_snapshot"> => ({ method: "ledgerd_snapshot", params }),
   ledgerd_revert: (...params: LedgerdRevertParams): RpcRequest<"ledgerd_revert"> => ({ method: "ledgerd_revert", params }),
+  ledgerd_impersonate: (...params: LedgerdImpersonateParams): RpcRequest<"ledgerd_impersonate"> => ({ method: "ledgerd_impersonate", params }),
+  ledgerd_stopImpersonating: (...params: LedgerdStopImpersonatingParams): RpcRequest<"ledgerd_stopImpersonating"> => ({ method: "ledgerd_stopImpersonating", params }),
+  ledgerd_setSigVerify: (...params: LedgerdSetSigVerifyParams): RpcRequest<"ledgerd_setSigVerify"> => ({ method: "ledgerd_setSigVerify", params }),
+  ledgerd_setBlockhashCheck: (...params: LedgerdSetBlockhashCheckParams): RpcRequest<"ledgerd_setBlockhashCheck"> => ({ method: "ledgerd_setBlockhashCheck", params }),
   getEpochInfo: (...params: GetEpochInfoParams): RpcRequest<"getEpochInfo"> => ({ method: "getEpochInfo", params }),
   getEpochSchedule: (...params: GetEpochScheduleParams): RpcRequest<"getEpochSchedule"> => ({ method: "getEpochSchedule", params }),
   getInflationGovernor: (...params: GetInflationGovernorParams): RpcRequest<"getInflationGovernor"> => ({ method: "getInflationGovernor", params }),
