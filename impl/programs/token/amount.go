@@ -25,20 +25,12 @@ func AmountToUIAmountString(amount uint64, decimals uint8) string {
 // AmountToUIAmountStringTrimmed is AmountToUIAmountString without trailing zeros or a
 // trailing decimal point ("1.5"), the string AmountToUiAmount returns.
 func AmountToUIAmountStringTrimmed(amount uint64, decimals uint8) string {
-	return trimUIAmount(AmountToUIAmountString(amount, decimals), decimals)
+	return trimUiAmount(AmountToUIAmountString(amount, decimals), decimals)
 }
 
 // AmountToUIAmount is the raw amount divided by 10^decimals as a float (the RPC's uiAmount).
 func AmountToUIAmount(amount uint64, decimals uint8) float64 {
 	return float64(amount) / powi10(decimals)
-}
-
-func trimUIAmount(s string, decimals uint8) string {
-	if decimals > 0 {
-		s = strings.TrimRight(s, "0")
-		s = strings.TrimSuffix(s, ".")
-	}
-	return s
 }
 
 // errUIAmount is the InvalidArgument the conversions fail with.
@@ -109,19 +101,6 @@ func powi10(d uint8) float64 {
 	return r
 }
 
-// formatRustFloat is Rust's format!("{:.*}", prec, f).
-func formatRustFloat(f float64, prec int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(f, 'f', prec, 64)
-}
-
 const (
 	secondsPerYear      = 60 * 60 * 24 * 365.24
 	oneInBasisPointsF64 = 10_000.0
@@ -155,7 +134,7 @@ func (c *InterestBearingConfig) AmountToUIAmount(amount uint64, decimals uint8, 
 	if !ok {
 		return "", false
 	}
-	return trimUIAmount(formatRustFloat(float64(amount)*scale, int(decimals)), decimals), true
+	return trimUiAmount(formatRustFixed(float64(amount)*scale, decimals), decimals), true
 }
 
 // UIAmountToAmount converts a UI amount with interest back into a raw amount.

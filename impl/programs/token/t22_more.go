@@ -323,29 +323,8 @@ func (e *exec) processPointerExtension(rest []byte, t ExtensionType) error {
 	if len(rest) != 1+32 {
 		return errInvalidInstructionData
 	}
-	mintRef, err := e.acct(0)
+	v, err := e.authorizedMintExtension(t, NoAuthorityExists)
 	if err != nil {
-		return err
-	}
-	if _, err := e.acct(1); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(mintRef); err != nil {
-		return err
-	}
-	ms, err := unpackPod(mintRef.mut(), kindMint)
-	if err != nil {
-		return err
-	}
-	v, err := ms.extension(t)
-	if err != nil {
-		return err
-	}
-	authority := optionalKey(v)
-	if !authority.Some {
-		return tokenErr(NoAuthorityExists)
-	}
-	if err := e.validateOwner(authority.Value, 1); err != nil {
 		return err
 	}
 	if address := optionalKey(rest[1:33]); t == ExtTransferHook && address.Some && address.Value == e.programID {
@@ -722,29 +701,8 @@ func (e *exec) processScaledUiAmountExtension(rest []byte) error {
 		return errInvalidInstructionData
 	}
 	multiplier, timestamp := rest[1:9], int64(binary.LittleEndian.Uint64(rest[9:17]))
-	mintRef, err := e.acct(0)
+	v, err := e.authorizedMintExtension(ExtScaledUiAmount, NoAuthorityExists)
 	if err != nil {
-		return err
-	}
-	if _, err := e.acct(1); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(mintRef); err != nil {
-		return err
-	}
-	ms, err := unpackPod(mintRef.mut(), kindMint)
-	if err != nil {
-		return err
-	}
-	v, err := ms.extension(ExtScaledUiAmount)
-	if err != nil {
-		return err
-	}
-	authority := optionalKey(v)
-	if !authority.Some {
-		return tokenErr(NoAuthorityExists)
-	}
-	if err := e.validateOwner(authority.Value, 1); err != nil {
 		return err
 	}
 	if err := validMultiplier(multiplier); err != nil {
@@ -816,29 +774,8 @@ func (e *exec) processPausableExtension(rest []byte) error {
 	} else {
 		e.ctx.ProgramLog("PausableInstruction::Resume")
 	}
-	mintRef, err := e.acct(0)
+	v, err := e.authorizedMintExtension(ExtPausable, AuthorityTypeNotSupported)
 	if err != nil {
-		return err
-	}
-	if _, err := e.acct(1); err != nil {
-		return err
-	}
-	if err := e.checkOwnedByProgram(mintRef); err != nil {
-		return err
-	}
-	ms, err := unpackPod(mintRef.mut(), kindMint)
-	if err != nil {
-		return err
-	}
-	v, err := ms.extension(ExtPausable)
-	if err != nil {
-		return err
-	}
-	authority := optionalKey(v)
-	if !authority.Some {
-		return tokenErr(AuthorityTypeNotSupported)
-	}
-	if err := e.validateOwner(authority.Value, 1); err != nil {
 		return err
 	}
 	v[32] = 0
@@ -846,6 +783,38 @@ func (e *exec) processPausableExtension(rest []byte) error {
 		v[32] = 1
 	}
 	return nil
+}
+
+// authorizedMintExtension is the mint (account 0, owned by the program) and its extension t, once the
+// extension's authority (its first 32 bytes) has signed as account 1 (or through a multisig there);
+// noAuthority is the error of an extension without one.
+func (e *exec) authorizedMintExtension(t ExtensionType, noAuthority TokenError) ([]byte, error) {
+	mintRef, err := e.acct(0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.acct(1); err != nil {
+		return nil, err
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return nil, err
+	}
+	ms, err := unpackPod(mintRef.mut(), kindMint)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ms.extension(t)
+	if err != nil {
+		return nil, err
+	}
+	authority := optionalKey(v)
+	if !authority.Some {
+		return nil, tokenErr(noAuthority)
+	}
+	if err := e.validateOwner(authority.Value, 1); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // initializeAuthorityExtension initializes Pausable or PermissionedBurn on an uninitialized
@@ -1091,29 +1060,8 @@ func (e *exec) processConfidentialTransferFeeExtension(rest []byte) error {
 			return nil
 		})
 	case 4, 5:
-		mintRef, err := e.acct(0)
+		v, err := e.authorizedMintExtension(ExtConfidentialTransferFeeConfig, NoAuthorityExists)
 		if err != nil {
-			return err
-		}
-		if _, err := e.acct(1); err != nil {
-			return err
-		}
-		if err := e.checkOwnedByProgram(mintRef); err != nil {
-			return err
-		}
-		ms, err := unpackPod(mintRef.mut(), kindMint)
-		if err != nil {
-			return err
-		}
-		v, err := ms.extension(ExtConfidentialTransferFeeConfig)
-		if err != nil {
-			return err
-		}
-		authority := optionalKey(v)
-		if !authority.Some {
-			return tokenErr(NoAuthorityExists)
-		}
-		if err := e.validateOwner(authority.Value, 1); err != nil {
 			return err
 		}
 		v[ctfHarvestToMintOff] = 0
