@@ -260,11 +260,7 @@ func (t tokenIx) parseConfidentialTransferFee(data []byte) (any, error) {
 			info["instructionsSysvar"] = t.key(2)
 		}
 		first := max(len(t.Accounts)-n, 0)
-		sources := []string{}
-		for _, a := range t.Accounts[first:] {
-			sources = append(sources, t.Keys[a].String())
-		}
-		info["sourceAccounts"] = sources
+		info["sourceAccounts"] = t.keysFrom(first)
 		withdrawSigners(info, 3, t.Accounts[:first])
 		return jsonparsed.Typed("withdrawWithheldConfidentialTransferTokensFromAccounts", info), nil
 	case 3:
@@ -272,11 +268,7 @@ func (t tokenIx) parseConfidentialTransferFee(data []byte) (any, error) {
 			return nil, err
 		}
 		info := t.info("mint")
-		sources := []string{}
-		for _, a := range t.Accounts[1:] {
-			sources = append(sources, t.Keys[a].String())
-		}
-		info["sourceAccounts"] = sources
+		info["sourceAccounts"] = t.keysFrom(1)
 		return jsonparsed.Typed("harvestWithheldConfidentialTransferTokensToMint", info), nil
 	}
 	if err := t.need(2); err != nil {

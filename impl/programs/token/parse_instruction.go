@@ -22,6 +22,15 @@ type tokenIx struct{ *runtime.InstructionView }
 
 func (t tokenIx) key(pos int) string { return t.Keys[t.Accounts[pos]].String() }
 
+// keysFrom lists the addresses of the accounts from position pos on (an empty list, not null, when there are none).
+func (t tokenIx) keysFrom(pos int) []string {
+	list := []string{}
+	for _, a := range t.Accounts[pos:] {
+		list = append(list, t.Keys[a].String())
+	}
+	return list
+}
+
 // need fails unless the instruction has at least n accounts.
 func (t tokenIx) need(n int) error {
 	if len(t.Accounts) < n {
@@ -548,11 +557,7 @@ func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 		}
 		info := t.info("mint", "feeRecipient")
 		first := len(t.Accounts) - n
-		sources := []string{}
-		for _, a := range t.Accounts[first:] {
-			sources = append(sources, t.Keys[a].String())
-		}
-		info["sourceAccounts"] = sources
+		info["sourceAccounts"] = t.keysFrom(first)
 		signers(info, t.Accounts[:first], t.Keys, 2, "withdrawWithheldAuthority", "multisigWithdrawWithheldAuthority")
 		return jsonparsed.Typed("withdrawWithheldTokensFromAccounts", info), nil
 	case 4:
@@ -560,11 +565,7 @@ func (t tokenIx) parseTransferFee(data []byte) (any, error) {
 			return nil, err
 		}
 		info := t.info("mint")
-		sources := []string{}
-		for _, a := range t.Accounts[1:] {
-			sources = append(sources, t.Keys[a].String())
-		}
-		info["sourceAccounts"] = sources
+		info["sourceAccounts"] = t.keysFrom(1)
 		return jsonparsed.Typed("harvestWithheldTokensToMint", info), nil
 	case 5:
 		basisPoints, maximumFee := d.u16(), d.u64()
