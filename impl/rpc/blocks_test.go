@@ -34,11 +34,11 @@ func blkTxs(t *testing.T, b rpcapi.GetBlockResult) []map[string]any {
 func TestGetBlock(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
-	payer := txFund(t, l, 1_000_000_000)
+	payer := stFund(t, l, 1_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
-	transfer := core.NewTransferTx(payer, dest, 1_000_000, txRecentHash(l))
+	transfer := core.NewTransferTx(payer, dest, 1_000_000, stRecentHash(l))
 	sig := txSend(t, s, transfer)
-	memoTx, err := core.NewTransaction(payer.PublicKey(), []core.Instruction{memo.Instruction("block memo", payer.PublicKey())}, txRecentHash(l), payer)
+	memoTx, err := core.NewTransaction(payer.PublicKey(), []core.Instruction{memo.Instruction("block memo", payer.PublicKey())}, stRecentHash(l), payer)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,9 @@
 package rpc
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 )
 
@@ -19,19 +17,6 @@ func newTestServer(t *testing.T) (*Server, *ledger.Ledger) {
 	t.Cleanup(func() { l.Close() })
 	g := l.Genesis
 	return NewServer(Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(), Ledger: l}), l
-}
-
-// funded returns a new keypair holding lamports (processed).
-func funded(t *testing.T, l *ledger.Ledger, lamports uint64) core.Keypair {
-	t.Helper()
-	k, err := core.NewKeypair()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := l.Airdrop(context.Background(), k.PublicKey(), lamports); err != nil {
-		t.Fatal(err)
-	}
-	return k
 }
 
 // waitFinalized waits until the processed slot of now is finalized.

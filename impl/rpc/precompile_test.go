@@ -22,7 +22,7 @@ func TestPrecompileOverRPC(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
 	ctx := context.Background()
-	payer := txFund(t, l, 1_000_000_000)
+	payer := stFund(t, l, 1_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{42}).PublicKey()
 	priv := ed25519.NewKeyFromSeed(make([]byte, 32))
 	var pub core.Pubkey
@@ -35,7 +35,7 @@ func TestPrecompileOverRPC(t *testing.T) {
 		tx, err := core.NewTransaction(payer.PublicKey(), []core.Instruction{
 			{ProgramID: core.Ed25519ProgramID, Data: data},
 			system.Transfer(payer.PublicKey(), dest, lamports),
-		}, txRecentHash(l), payer)
+		}, stRecentHash(l), payer)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -80,8 +80,8 @@ func TestSerdeValue(t *testing.T) {
 func TestSendTransactionPreflightDataOrder(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
-	payer := txFund(t, l, 1_000_000_000)
-	tx := core.NewTransferTx(payer, core.KeypairFromSeed([32]byte{}).PublicKey(), 5_000_000_000, txRecentHash(l))
+	payer := stFund(t, l, 1_000_000_000)
+	tx := core.NewTransferTx(payer, core.KeypairFromSeed([32]byte{}).PublicKey(), 5_000_000_000, stRecentHash(l))
 	_, err := s.SendTransaction(context.Background(), &rpcapi.SendTransactionParams{Transaction: txB58(tx),
 		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
 	e := txWantError(t, err, -32002, "")

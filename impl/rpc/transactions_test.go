@@ -75,29 +75,6 @@ func txKeys(t *testing.T, v any) map[string]any {
 	return m
 }
 
-// txRecentHash is a blockhash the processed bank accepts: the confirmed bank's. (The processed bank's own
-// LastBlockhash is briefly unusable while the producer freezes it: the hash is set before it is registered.)
-func txRecentHash(l *ledger.Ledger) core.Hash { return l.Bank(ledger.Confirmed).LastBlockhash() }
-
-// txFund returns a new keypair holding lamports (processed), paid by the faucet through the producer. It does
-// what funded does without ledger.Airdrop, which reads the processed bank's blockhash queue unlocked while the
-// producer may be replacing it (a data race the race detector reports).
-func txFund(t *testing.T, l *ledger.Ledger, lamports uint64) core.Keypair {
-	t.Helper()
-	k, err := core.NewKeypair()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex, err := l.Execute(context.Background(), core.NewTransferTx(l.Genesis.Faucet, k.PublicKey(), lamports, txRecentHash(l)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ex.Result.Err != nil {
-		t.Fatalf("funding failed: %v", ex.Result.Err)
-	}
-	return k
-}
-
 // txWaitConfirmed waits until the processed slot of now is confirmed.
 func txWaitConfirmed(t *testing.T, l *ledger.Ledger) {
 	t.Helper()
@@ -146,9 +123,9 @@ func TestSendTransaction(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
 	ctx := context.Background()
-	payer := txFund(t, l, 10_000_000_000)
+	payer := stFund(t, l, 10_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
-	hash := txRecentHash(l)
+	hash := stRecentHash(l)
 	processed := &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}
 
 	good := core.NewTransferTx(payer, dest, 1_000_000, hash)
@@ -244,10 +221,10 @@ func TestSendTransactionPreflightData(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
 	ctx := context.Background()
-	payer := txFund(t, l, 1_000_000_000)
+	payer := stFund(t, l, 1_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
 
-	tx := core.NewTransferTx(payer, dest, 5_000_000_000, txRecentHash(l))
+	tx := core.NewTransferTx(payer, dest, 5_000_000_000, stRecentHash(l))
 	_, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tx),
 		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
 	e := txWantError(t, err, -32002, "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1")
@@ -277,7 +254,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 
 	// A signature that does not verify is the preflight's failure since the reference's 3.x line (no longer
 	// -32003): SignatureFailure before anything ran, no fee, no balances.
-	tampered := core.NewTransferTx(payer, dest, 1, txRecentHash(l))
+	tampered := core.NewTransferTx(payer, dest, 1, stRecentHash(l))
 	tampered.Signatures[0][1] ^= 1
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tampered),
 		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
@@ -296,7 +273,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 		`"fee":null,"preBalances":[1000000000,0,1],"postBalances":[1000000000,0,1],"preTokenBalances":[],"postTokenBalances":[],"loadedAddresses":{"readonly":[],"writable":[]}}`)
 
 	// The default preflight commitment is finalized: a payer funded a moment ago is unknown there.
-	fresh := txFund(t, l, 1_000_000_000)
+	fresh := stFund(t, l, 1_000_000_000)
 	tx = core.NewTransferTx(fresh, dest, 1_000_000, l.Bank(ledger.Finalized).LastBlockhash())
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tx)})
 	txWantError(t, err, -32002, "Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.")
@@ -311,10 +288,10 @@ func TestSimulateTransaction(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
 	ctx := context.Background()
-	payer := txFund(t, l, 1_000_000_000)
+	payer := stFund(t, l, 1_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
 	stranger := core.KeypairFromSeed([32]byte{1}).PublicKey()
-	hash := txRecentHash(l)
+	hash := stRecentHash(l)
 	transfer := core.NewTransferTx(payer, dest, 1_000_000, hash)
 	failing := core.NewTransferTx(payer, dest, 5_000_000_000, hash)
 	stale := core.NewTransferTx(payer, dest, 1_000_000, core.Hash{5})
@@ -518,14 +495,14 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
 	ctx := context.Background()
-	payer := txFund(t, l, 1_000_000_000)
+	payer := stFund(t, l, 1_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
 
 	// The producer freezes a slot every 10 ms: catching the transaction in the working bank may take a few tries.
 	var sig string
 	var seen *rpcapi.SignatureStatus
 	for i := 0; i < 50 && seen == nil; i++ {
-		tx := core.NewTransferTx(payer, dest, uint64(1_000_000+i), txRecentHash(l))
+		tx := core.NewTransferTx(payer, dest, uint64(1_000_000+i), stRecentHash(l))
 		sig = txSend(t, s, tx)
 		res, err := s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{sig}})
 		if err != nil {
@@ -557,7 +534,7 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 	}
 
 	// A failed transaction carries its error in both forms.
-	failing := core.NewTransferTx(payer, dest, 5_000_000_000, txRecentHash(l))
+	failing := core.NewTransferTx(payer, dest, 5_000_000_000, stRecentHash(l))
 	failSig, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(failing),
 		Config: &rpcapi.SendTransactionConfig{SkipPreflight: txPtr(true)}})
 	if err != nil {
@@ -596,7 +573,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
 	ctx := context.Background()
-	payer := txFund(t, l, 10_000_000_000)
+	payer := stFund(t, l, 10_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
 
 	// Five transactions mention dest, oldest first; the third also carries a memo.
@@ -606,7 +583,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 		if i == 2 {
 			ixs = append(ixs, memo.Instruction("hello memo", payer.PublicKey()))
 		}
-		tx, err := core.NewTransaction(payer.PublicKey(), ixs, txRecentHash(l), payer)
+		tx, err := core.NewTransaction(payer.PublicKey(), ixs, stRecentHash(l), payer)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -719,7 +696,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 	})
 
 	t.Run("a transaction confirmed but not yet finalized", func(t *testing.T) {
-		tx := core.NewTransferTx(payer, dest, 7_777, txRecentHash(l))
+		tx := core.NewTransferTx(payer, dest, 7_777, stRecentHash(l))
 		sig := txSend(t, s, tx)
 		txWaitConfirmed(t, l)
 		got := get(&rpcapi.GetSignaturesForAddressConfig{Commitment: txPtr("confirmed"), Limit: txPtr(uint64(1))})
@@ -738,9 +715,9 @@ func TestGetTransaction(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
 	ctx := context.Background()
-	payer := txFund(t, l, 1_000_000_000)
+	payer := stFund(t, l, 1_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
-	tx := core.NewTransferTx(payer, dest, 1_000_000, txRecentHash(l))
+	tx := core.NewTransferTx(payer, dest, 1_000_000, stRecentHash(l))
 	sig := txSend(t, s, tx)
 
 	get := func(cfg *rpcapi.GetTransactionConfig) (rpcapi.GetTransactionResult, error) {
@@ -834,7 +811,7 @@ func TestGetTransaction(t *testing.T) {
 	})
 
 	t.Run("not yet finalized is null at finalized", func(t *testing.T) {
-		fresh := core.NewTransferTx(payer, dest, 2_000_000, txRecentHash(l))
+		fresh := core.NewTransferTx(payer, dest, 2_000_000, stRecentHash(l))
 		freshSig := txSend(t, s, fresh)
 		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: freshSig})
 		if err != nil {
@@ -870,7 +847,7 @@ func TestGetTransaction(t *testing.T) {
 // txSendV0 sends a version-0 transfer (without lookup tables, which this ledger does not have yet).
 func txSendV0(t *testing.T, s *Server, l *ledger.Ledger, payer core.Keypair, dest core.Pubkey) string {
 	t.Helper()
-	m, err := core.CompileV0Message(payer.PublicKey(), []core.Instruction{core.TransferInstruction(payer.PublicKey(), dest, 3_333)}, nil, txRecentHash(l))
+	m, err := core.CompileV0Message(payer.PublicKey(), []core.Instruction{core.TransferInstruction(payer.PublicKey(), dest, 3_333)}, nil, stRecentHash(l))
 	if err != nil {
 		t.Fatal(err)
 	}
