@@ -78,17 +78,8 @@ func txKeys(t *testing.T, v any) map[string]any {
 // txWaitConfirmed waits until the processed slot of now is confirmed.
 func txWaitConfirmed(t *testing.T, l *ledger.Ledger) {
 	t.Helper()
-	target, _, _ := l.Slots()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, c, _ := l.Slots(); c >= target {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("timed out waiting for confirmation")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	processed, _, _ := l.Slots()
+	stWaitFrozen(t, l, processed)
 }
 
 // txSend submits tx through sendTransaction with a processed preflight and fails the test on an error.
