@@ -72,6 +72,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.Health.StaleAfter, "health-check-stale-after", health.DefaultStaleAfter, "how long a --peer's last answer counts once it stops answering (then health is unknown)")
 	expectedGenesis := fs.String("expected-genesis-hash", "", "HASH: refuse to start unless the ledger's genesis hash is HASH (base58)")
 	fs.BoolVar(&cfg.VerifyLedger, "verify-ledger", false, "before serving, read the whole ledger database and check every table's checksums; refuse to start on damage")
+	metrics := fs.Bool("metrics", true, "serve GET /metrics (Prometheus text format) on the RPC port; =false does not")
 	fs.BoolVar(&cfg.EnableCheats, "enable-cheats", false, "serve the cheat methods (surfnet_*, ledgerd_*) on a --bind-address other than loopback too")
 	fs.Func("block-production-mode", "when slots end: clock (every --slot-duration, the default), transaction (one slot per transaction) or manual (ledgerd_advanceSlots)",
 		func(v string) (err error) { cfg.BlockProduction, err = ledger.ParseBlockProduction(v); return err })
@@ -133,6 +134,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	cfg.NoSnapshots, cfg.Snapshots.FullInterval = *fullSnapshots == 0, *fullSnapshots
 	cfg.Snapshots.NoIncremental, cfg.Snapshots.IncrementalInterval = *incrementalSnapshots == 0, *incrementalSnapshots
 	cfg.PubSub.DisableBlock, cfg.PubSub.DisableVote, cfg.PubSub.DisableSlotsUpdates = !*blockSubs, !*voteSubs, !*slotsUpdatesSubs
+	cfg.NoMetrics = !*metrics
 	// The test validator's flags: the mint, account files, clones, the warp slot, and the notes on the flags
 	// that have no meaning here.
 	setup, err := tv.apply(context.Background(), &cfg, given, accounts, given["slot-ms"] || given["slot-duration"])

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // engine turns one request body (a single request or a batch) into one reply body. It is shared by both
@@ -19,16 +20,17 @@ type engine struct {
 	log     *slog.Logger
 	openrpc json.RawMessage // compacted; nil: rpc.discover goes to the Dispatcher
 	limits  Limits
+	obs     Observer // nil: nobody counts the calls
 }
 
-func newEngine(d Dispatcher, log *slog.Logger, openrpc []byte, limits Limits) *engine {
+func newEngine(d Dispatcher, log *slog.Logger, openrpc []byte, limits Limits, obs Observer) *engine {
 	if d == nil {
 		panic("jsonrpc: nil Dispatcher")
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	e := &engine{d: d, log: log, limits: limits.withDefaults()}
+	e := &engine{d: d, log: log, limits: limits.withDefaults(), obs: obs}
 	if len(openrpc) > 0 {
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, openrpc); err != nil {
@@ -51,6 +53,7 @@ var nullID = json.RawMessage("null")
 func (e *engine) handle(ctx context.Context, body []byte, ws bool) []byte {
 	body = bytes.Trim(body, " \t\r\n") // JSON's whitespace only: bytes.TrimSpace would also accept U+00A0 and friends
 	if !json.Valid(body) || hasLoneSurrogate(body) {
+		e.observe("", ws, errParse.Code, time.Time{})
 		return encodeError(nil, errParse, nullID)
 	}
 	// One deadline for the whole body: a batch of slow calls must not run a timeout per member.
@@ -63,9 +66,11 @@ func (e *engine) handle(ctx context.Context, body []byte, ws bool) []byte {
 	members := scanArray(body)
 	if len(members) == 0 {
 		// jsonrpc-core answers an empty batch with a single error object, not an array.
+		e.observe("", ws, errInvalidRequest.Code, time.Time{})
 		return encodeError(nil, errInvalidRequest, nullID)
 	}
 	if len(members) > e.limits.MaxBatchItems {
+		e.observe("", ws, errBatchTooLarge.Code, time.Time{})
 		return encodeError(nil, errBatchTooLarge, nullID)
 	}
 	out := make([]byte, 0, 64*len(members))
@@ -110,13 +115,41 @@ func (e *engine) handle(ctx context.Context, body []byte, ws bool) []byte {
 // budget is what is left of Limits.MaxResponseBytes for this reply: at or below zero the call does not run and
 // gets the "response too large" error; a reply larger than it is replaced by that error. over reports either.
 func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool, budget int64) (reply []byte, ok, over bool) {
+	var start time.Time
+	if e.obs != nil {
+		start = time.Now()
+	}
+	reply, ok, over, method, code := e.answerOne(ctx, raw, ws, budget)
+	e.observe(method, ws, code, start)
+	return reply, ok, over
+}
+
+// observe reports one call to the Observer, if any; a zero start is a reply made without running anything.
+func (e *engine) observe(method string, ws bool, code int, start time.Time) {
+	if e.obs == nil {
+		return
+	}
+	var elapsed time.Duration
+	if !start.IsZero() {
+		elapsed = time.Since(start)
+	}
+	e.obs.ObserveCall(method, ws, code, elapsed)
+}
+
+// answerOne is handleOne, also returning the method named (when it could be read) and the reply's error code
+// (0 for a result, or for a notification that succeeded).
+func (e *engine) answerOne(ctx context.Context, raw []byte, ws bool, budget int64) (reply []byte, ok, over bool,
+	method string, code int) {
 	if raw[0] != '{' {
-		return encodeError(nil, errInvalidRequest, nullID), true, false
+		return encodeError(nil, errInvalidRequest, nullID), true, false, "", errInvalidRequest.Code
 	}
 	req := scanRequest(raw) // exact keys: encoding/json would also match "METHOD" to a Method field
 
 	id, hasID := json.RawMessage(req.id), req.id != nil
 	method, methodOK := decodeString(req.method)
+	if !methodOK {
+		method = ""
+	}
 	params, paramsOK := json.RawMessage(req.params), true
 	switch {
 	case params == nil || bytes.Equal(params, nullID):
@@ -131,53 +164,71 @@ func (e *engine) handleOne(ctx context.Context, raw []byte, ws bool, budget int6
 	}
 
 	if !hasID && methodOK {
-		if paramsOK && versionOK && budget > 0 && ctx.Err() == nil {
+		// The code is what a call would have got; a notification gets no reply.
+		switch {
+		case !paramsOK || !versionOK:
+			code = errInvalidRequest.Code
+		case budget <= 0:
+			code = errResponseTooLarge.Code
+		case ctx.Err() != nil:
+			code = errRequestTimedOut.Code
+		default:
 			// The result is dropped, but a failure that would be logged for a call is logged here too.
 			if _, err := e.call(ctx, method, params, ws); err != nil {
 				var ce CodedError
 				if !errors.As(err, &ce) {
 					e.log.ErrorContext(ctx, "jsonrpc: notification failed", "method", method, "err", err)
 				}
+				code = errorCode(err)
 			}
 		}
-		return nil, false, budget <= 0
+		return nil, false, budget <= 0, method, code
 	}
 	if !hasID || !validID(id) {
-		return encodeError(nil, errInvalidRequest, nullID), true, false
+		return encodeError(nil, errInvalidRequest, nullID), true, false, method, errInvalidRequest.Code
 	}
 	if !methodOK || !paramsOK {
-		return encodeError(nil, errInvalidRequest, id), true, false
+		return encodeError(nil, errInvalidRequest, id), true, false, method, errInvalidRequest.Code
 	}
 	if !versionOK {
-		return encodeError(nil, errUnsupportedVersion, id), true, false
+		return encodeError(nil, errUnsupportedVersion, id), true, false, method, errUnsupportedVersion.Code
 	}
 	if ctx.Err() != nil {
-		return encodeError(nil, errRequestTimedOut, id), true, false
+		return encodeError(nil, errRequestTimedOut, id), true, false, method, errRequestTimedOut.Code
 	}
 	if budget <= 0 {
-		return encodeError(nil, errResponseTooLarge, id), true, true
+		return encodeError(nil, errResponseTooLarge, id), true, true, method, errResponseTooLarge.Code
 	}
 	result, err := e.call(WithReplyBudget(ctx, budget), method, params, ws)
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, context.DeadlineExceeded):
 		// Whatever the method made of its cancelled context (often ctx.Err(), an internal error), the caller is
 		// told why.
-		return encodeError(nil, errRequestTimedOut, id), true, false
+		return encodeError(nil, errRequestTimedOut, id), true, false, method, errRequestTimedOut.Code
 	case cause != nil:
 		// The client left: nobody reads this, and the method's ctx.Err() is no failure to log.
-		return encodeError(nil, errInternal, id), true, false
+		return encodeError(nil, errInternal, id), true, false, method, errInternal.Code
 	}
 	if err != nil {
 		var ce CodedError
 		over = errors.As(err, &ce) && ce.ErrorCode() == errResponseTooLarge.Code // the method's own estimate
-		reply = e.encodeCallError(method, err, id)
+		reply, code = e.encodeCallError(method, err, id)
 	} else {
-		reply = e.encodeResult(method, result, id)
+		reply, code = e.encodeResult(method, result, id)
 	}
 	if int64(len(reply)) > budget {
-		return encodeError(nil, errResponseTooLarge, id), true, true
+		return encodeError(nil, errResponseTooLarge, id), true, true, method, errResponseTooLarge.Code
 	}
-	return reply, true, over
+	return reply, true, over, method, code
+}
+
+// errorCode is the code of the reply to a call that failed with err (encodeCallError's, before encoding).
+func errorCode(err error) int {
+	var ce CodedError
+	if !errors.As(err, &ce) {
+		return errInternal.Code
+	}
+	return ce.ErrorCode()
 }
 
 // call runs the Dispatcher, answers rpc.discover itself when it holds the OpenRPC document, and turns a panic
@@ -196,35 +247,37 @@ func (e *engine) call(ctx context.Context, method string, params json.RawMessage
 	return e.d.Call(ctx, method, params, ws)
 }
 
-func (e *engine) encodeCallError(method string, err error, id json.RawMessage) []byte {
+// encodeCallError returns the reply to a call that failed with err, and the code it carries.
+func (e *engine) encodeCallError(method string, err error, id json.RawMessage) ([]byte, int) {
 	var ce CodedError
 	if !errors.As(err, &ce) {
 		e.log.Error("jsonrpc: method failed", "method", method, "err", err)
-		return encodeError(nil, errInternal, id)
+		return encodeError(nil, errInternal, id), errInternal.Code
 	}
 	if ce == errInternal { // the recovered panic, already logged
-		return encodeError(nil, errInternal, id)
+		return encodeError(nil, errInternal, id), errInternal.Code
 	}
 	reply, encErr := encodeErrorChecked(nil, ce, id)
 	if encErr != nil {
 		e.log.Error("jsonrpc: cannot encode error data", "method", method, "code", ce.ErrorCode(), "err", encErr)
-		return encodeError(nil, errInternal, id)
+		return encodeError(nil, errInternal, id), errInternal.Code
 	}
-	return reply
+	return reply, ce.ErrorCode()
 }
 
-func (e *engine) encodeResult(method string, result any, id json.RawMessage) []byte {
+// encodeResult returns the reply carrying result, and its code: 0, or -32603 when result cannot be encoded.
+func (e *engine) encodeResult(method string, result any, id json.RawMessage) ([]byte, int) {
 	buf := getBuffer()
 	defer putBuffer(buf)
 	buf.WriteString(`{"jsonrpc":"2.0","result":`)
 	if err := encodeValue(buf, result); err != nil {
 		e.log.Error("jsonrpc: cannot encode result", "method", method, "err", err)
-		return encodeError(nil, errInternal, id)
+		return encodeError(nil, errInternal, id), errInternal.Code
 	}
 	buf.WriteString(`,"id":`)
 	buf.Write(id)
 	buf.WriteByte('}')
-	return bytes.Clone(buf.Bytes())
+	return bytes.Clone(buf.Bytes()), 0
 }
 
 // encodeError appends {"jsonrpc":"2.0","error":{...},"id":id} for an error whose data is known to encode.

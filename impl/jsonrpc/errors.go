@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Dispatcher runs one JSON-RPC method. params is the raw "params" value (nil when absent or null).
@@ -10,6 +11,17 @@ type Dispatcher interface {
 	// Call returns the result to encode, or an error. ws tells which transport asked (a method served only on the
 	// other transport must answer as unknown: -32601 Method not found).
 	Call(ctx context.Context, method string, params json.RawMessage, ws bool) (any, error)
+}
+
+// Observer hears of every call the transports answer, to count them (impl/metrics); the transports never
+// import what implements it. ObserveCall runs on the request's goroutine once the call's reply is built, so it
+// must be quick and safe for concurrent use.
+type Observer interface {
+	// ObserveCall reports one call. method is as the client sent it ("" when the request had none that could be
+	// read; an Observer must not trust it to be a known name), ws tells the transport, code is 0 for a result
+	// and otherwise the error code of the reply (a request the transport refused before running anything, such
+	// as a body that is not JSON, counts as one call with method ""), elapsed is the call's run time.
+	ObserveCall(method string, ws bool, code int, elapsed time.Duration)
 }
 
 // CodedError is what errors.As looks for: a JSON-RPC error with its code and optional data.

@@ -44,6 +44,8 @@ type HTTPOptions struct {
 	Extra map[string]http.Handler
 	// Logger receives internal errors and recovered panics; nil means slog.Default().
 	Logger *slog.Logger
+	// Observer hears of every call answered; nil counts nothing.
+	Observer Observer
 }
 
 type httpHandler struct {
@@ -59,7 +61,7 @@ type httpHandler struct {
 // method), GET /openrpc.json, GET /docs and the Extra paths. It panics if d is nil or OpenRPC is not valid JSON.
 func NewHTTPHandler(d Dispatcher, o HTTPOptions) http.Handler {
 	h := &httpHandler{
-		engine:  newEngine(d, o.Logger, o.OpenRPC, o.Limits),
+		engine:  newEngine(d, o.Logger, o.OpenRPC, o.Limits, o.Observer),
 		maxBody: o.MaxBodyBytes,
 		health:  o.Health,
 		openrpc: o.OpenRPC,
@@ -287,6 +289,14 @@ type Server struct {
 	mu      sync.Mutex
 	fresh   map[net.Conn]struct{} // connections in http.StateNew
 	closing bool
+	open    int // connections accepted and neither closed nor hijacked
+}
+
+// OpenConns returns the number of connections the server holds (a hijacked one, a WebSocket's, is no longer its).
+func (s *Server) OpenConns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open
 }
 
 // NewServer returns NewHTTPServer(addr, h) with that Shutdown.
@@ -299,6 +309,12 @@ func NewServer(addr string, h http.Handler) *Server {
 func (s *Server) track(c net.Conn, state http.ConnState) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		s.open++
+	case http.StateClosed, http.StateHijacked:
+		s.open--
+	}
 	if state != http.StateNew {
 		delete(s.fresh, c)
 		return

@@ -57,6 +57,8 @@ type WSOptions struct {
 	OpenRPC []byte
 	// Logger receives internal errors, recovered panics and dropped connections; nil means slog.Default().
 	Logger *slog.Logger
+	// Observer hears of every call answered; nil counts nothing.
+	Observer Observer
 }
 
 // Conn is the WebSocket connection a method is called on; methods get it with ConnFromContext.
@@ -102,7 +104,7 @@ type WSHandler struct {
 // replies go back in request order. Any origin may connect. It panics if d is nil or OpenRPC is not valid JSON.
 func NewWSHandler(d Dispatcher, o WSOptions) *WSHandler {
 	h := &WSHandler{
-		engine:       newEngine(d, o.Logger, o.OpenRPC, o.Limits),
+		engine:       newEngine(d, o.Logger, o.OpenRPC, o.Limits, o.Observer),
 		maxMessage:   o.MaxMessageBytes,
 		sendQueue:    o.SendQueue,
 		sendBytes:    o.SendQueueBytes,

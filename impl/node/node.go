@@ -21,6 +21,7 @@ import (
 	"ledgerd/impl/health"
 	"ledgerd/impl/jsonrpc"
 	"ledgerd/impl/ledger"
+	"ledgerd/impl/metrics"
 	"ledgerd/impl/programs"
 	"ledgerd/impl/pubsub"
 	"ledgerd/impl/rpc"
@@ -85,6 +86,9 @@ type Config struct {
 
 	// GossipPort is the UDP port held as the gossip address getClusterNodes lists (0: any free port).
 	GossipPort int
+	// NoMetrics does not serve GET /metrics on the RPC port (served by default: see impl/metrics).
+	NoMetrics bool
+
 	// ValidatorLog also writes the log, from the ledger's opening on, to <LedgerDir>/validator.log, as the test
 	// validator does (harnesses read its start-up lines there).
 	ValidatorLog bool
@@ -169,6 +173,16 @@ func Start(cfg Config) (*Node, error) {
 	}
 	hub := pubsub.New(l, cfg.PubSub)
 	l.OnEvent(hub.OnEvent)
+	var n *Node // its servers, which the metrics count the connections of, are made below
+	var extra map[string]http.Handler
+	var observer jsonrpc.Observer
+	if !cfg.NoMetrics {
+		m := metrics.New(metrics.Config{Ledger: l, PubSub: hub, Logger: cfg.Logger,
+			Connections: func() map[string]int { return n.connections() }})
+		l.OnEvent(m.OnEvent)
+		extra = map[string]http.Handler{"/metrics": m.Handler()}
+		observer = m
+	}
 	l.Start()
 	handler.SetPubSub(hub)
 	d := &rpcapi.Dispatcher{Handler: handler, Disabled: cfg.PubSub.DisabledMethods()}
@@ -191,15 +205,17 @@ func Start(cfg Config) (*Node, error) {
 		closeFile(logFile)
 		return nil, err
 	}
-	n := &Node{Genesis: g, Ledger: l, PubSub: hub, cluster: parts, log: cfg.Logger, logFile: logFile,
+	n = &Node{Genesis: g, Ledger: l, PubSub: hub, cluster: parts, log: cfg.Logger, logFile: logFile,
 		done: make(chan error, 2)}
 	parts.info.RPCAddr, parts.info.PubSubAddr = httpLn.Addr().String(), wsLn.Addr().String()
 	n.HTTPURL = "http://" + httpLn.Addr().String()
 	n.WSURL = "ws://" + wsLn.Addr().String()
 	n.httpSrv = jsonrpc.NewServer(httpLn.Addr().String(), jsonrpc.NewHTTPHandler(d, jsonrpc.HTTPOptions{
 		MaxBodyBytes: cfg.MaxBodyBytes, Limits: cfg.RPCLimits, Health: parts.monitor.Status, OpenRPC: doc, Docs: docs.HTML, Logger: cfg.Logger,
+		Extra: extra, Observer: observer,
 	}))
-	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{Limits: cfg.RPCLimits, OpenRPC: doc, Logger: cfg.Logger})
+	n.wsHandle = jsonrpc.NewWSHandler(d, jsonrpc.WSOptions{Limits: cfg.RPCLimits, OpenRPC: doc, Logger: cfg.Logger,
+		Observer: observer})
 	n.wsSrv = jsonrpc.NewServer(wsLn.Addr().String(), n.wsHandle)
 	// WebSocket connections live long; the HTTP read/write timeouts must not cut them.
 	n.wsSrv.ReadTimeout, n.wsSrv.WriteTimeout = 0, 0
@@ -207,6 +223,14 @@ func Start(cfg Config) (*Node, error) {
 	go func() { n.done <- serve(n.wsSrv.Server, wsLn) }()
 	announce(cfg.Logger, g.IdentityPubkey(), g.HashString(), parts.info)
 	return n, nil
+}
+
+// connections counts the open client connections by transport, for the metrics.
+func (n *Node) connections() map[string]int {
+	if n == nil || n.httpSrv == nil || n.wsHandle == nil { // scraped before Start finished: cannot happen, as
+		return nil // the metrics are served by the server Start makes last
+	}
+	return map[string]int{metrics.TransportHTTP: n.httpSrv.OpenConns(), metrics.TransportWebSocket: n.wsHandle.NumConns()}
 }
 
 func closeFile(f *os.File) {
