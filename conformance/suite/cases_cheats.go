@@ -16,7 +16,16 @@ import (
 const (
 	cheatAccount = "DyaNDJF4MbV2sYYGXGHp3JmVGPq8RkSKSVDMdNehgJi3"
 	cheatOwner   = "GeA41fvkBgo2C7PiXKBTutJD71S6h95SrhuHkVJM5RuW"
+	cheatProgram = "86cjCdfoH5yemDKvpFVStzhfnTZS2iyush4Y5VmTYGwy"
+	cheatClone   = "BrG457kmtQbMkkY2sXeHv8aQAVnzvTgyzbBWjnfZRasq"
 )
+
+// writeCheatProgram makes cheatProgram an upgradeable program (an ELF's first bytes: never run) for the cases
+// that need one, whatever order they run in.
+func writeCheatProgram(ctx context.Context, c *Call) error {
+	_, _, err := c.Env.http.post(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"surfnet_writeProgram","params":["`+cheatProgram+`","7f454c46",0]}`))
+	return err
+}
 
 // soonVars sets {{soon}} to a unix time in milliseconds two seconds ahead, so a time travel moves the chain's
 // clock by little.
@@ -81,4 +90,15 @@ var cheatCases = group(
 	badParams("ledgerd_setSigVerify", `["yes"]`).orError(-32601),
 	ok("ledgerd_setBlockhashCheck", `[true]`, exact(`true`)).orError(-32601),
 	badParams("ledgerd_setBlockhashCheck", `[1]`).orError(-32601),
+
+	ok("surfnet_writeProgram", `["`+cheatProgram+`","7f454c46",0]`, at("value", `null`)).orError(-32601),
+	bad("surfnet_writeProgram", `["`+cheatProgram+`","xyz",0]`, -32602, "").orError(-32601).named("data that is not hex"),
+	bad("surfnet_writeProgram", `["`+cheatProgram+`","00",10485760]`, -32602, "").orError(-32601).named("past the largest program"),
+	badKeys("surfnet_writeProgram", `["%s","00",0]`),
+	ok("surfnet_setProgramAuthority", `["`+cheatProgram+`","`+cheatOwner+`"]`, at("value", `null`)).with(writeCheatProgram).orError(-32601),
+	bad("surfnet_setProgramAuthority", `["`+cheatAccount+`"]`, -32602, "").orError(-32601).named("an account that is not a program"),
+	badKeys("surfnet_setProgramAuthority", `["%s"]`),
+	ok("surfnet_cloneProgramAccount", `["`+cheatProgram+`","`+cheatClone+`"]`, at("value", `null`)).with(writeCheatProgram).orError(-32601),
+	bad("surfnet_cloneProgramAccount", `["`+cheatAccount+`","`+cheatClone+`"]`, -32602, "").orError(-32601).named("a source that is not a program"),
+	badKeys("surfnet_cloneProgramAccount", `["%s","`+cheatClone+`"]`),
 )

@@ -559,6 +559,11 @@ var Methods = map[string]*MethodInfo{
 		Unstable:  true,
 		call:      callSlotsUpdatesUnsubscribe,
 	},
+	"surfnet_cloneProgramAccount": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_cloneProgramAccount",
+		call:   callSurfnetCloneProgramAccount,
+	},
 	"surfnet_getSurfnetInfo": {
 		Errors: []string{"InvalidParams", "InternalError"},
 		Name:   "surfnet_getSurfnetInfo",
@@ -584,6 +589,11 @@ var Methods = map[string]*MethodInfo{
 		Name:   "surfnet_setAccount",
 		call:   callSurfnetSetAccount,
 	},
+	"surfnet_setProgramAuthority": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_setProgramAuthority",
+		call:   callSurfnetSetProgramAuthority,
+	},
 	"surfnet_setTokenAccount": {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
 		Name:   "surfnet_setTokenAccount",
@@ -593,6 +603,11 @@ var Methods = map[string]*MethodInfo{
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
 		Name:   "surfnet_timeTravel",
 		call:   callSurfnetTimeTravel,
+	},
+	"surfnet_writeProgram": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_writeProgram",
+		call:   callSurfnetWriteProgram,
 	},
 	"voteSubscribe": {
 		Errors:       []string{"InvalidParams", "MethodNotFound", "SubscriptionLimitReached"},
@@ -877,6 +892,36 @@ func callLedgerdSetBlockhashCheck(ctx context.Context, h Handler, raw json.RawMe
 		return nil, err
 	}
 	return h.LedgerdSetBlockhashCheck(ctx, p)
+}
+func callSurfnetSetProgramAuthority(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetSetProgramAuthorityParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetSetProgramAuthority(ctx, p)
+}
+func callSurfnetCloneProgramAccount(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetCloneProgramAccountParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetCloneProgramAccount(ctx, p)
+}
+func callSurfnetWriteProgram(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetWriteProgramParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetWriteProgram(ctx, p)
 }
 func callGetEpochInfo(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
 	p := new(GetEpochInfoParams)

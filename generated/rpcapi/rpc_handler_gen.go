@@ -66,6 +66,12 @@ type Handler interface {
 	LedgerdSetSigVerify(ctx context.Context, p *LedgerdSetSigVerifyParams) (LedgerdSetSigVerifyResult, error)
 	// LedgerdSetBlockhashCheck implements ledgerd_setBlockhashCheck: Turns the recent-blockhash check of transactions on or off.
 	LedgerdSetBlockhashCheck(ctx context.Context, p *LedgerdSetBlockhashCheckParams) (LedgerdSetBlockhashCheckResult, error)
+	// SurfnetSetProgramAuthority implements surfnet_setProgramAuthority: Sets or removes the upgrade authority of an upgradeable program.
+	SurfnetSetProgramAuthority(ctx context.Context, p *SurfnetSetProgramAuthorityParams) (SurfnetSetProgramAuthorityResult, error)
+	// SurfnetCloneProgramAccount implements surfnet_cloneProgramAccount: Copies an upgradeable program and its ProgramData to another address.
+	SurfnetCloneProgramAccount(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error)
+	// SurfnetWriteProgram implements surfnet_writeProgram: Writes a chunk of a program's ELF at an offset, past the transaction size limit.
+	SurfnetWriteProgram(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
 	// GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 	GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	// GetEpochSchedule implements getEpochSchedule: Returns the epoch schedule of the cluster.
@@ -295,6 +301,9 @@ type Stub struct {
 	LedgerdStopImpersonatingFunc          func(ctx context.Context, p *LedgerdStopImpersonatingParams) (LedgerdStopImpersonatingResult, error)
 	LedgerdSetSigVerifyFunc               func(ctx context.Context, p *LedgerdSetSigVerifyParams) (LedgerdSetSigVerifyResult, error)
 	LedgerdSetBlockhashCheckFunc          func(ctx context.Context, p *LedgerdSetBlockhashCheckParams) (LedgerdSetBlockhashCheckResult, error)
+	SurfnetSetProgramAuthorityFunc        func(ctx context.Context, p *SurfnetSetProgramAuthorityParams) (SurfnetSetProgramAuthorityResult, error)
+	SurfnetCloneProgramAccountFunc        func(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error)
+	SurfnetWriteProgramFunc               func(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
 	GetEpochInfoFunc                      func(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	GetEpochScheduleFunc                  func(ctx context.Context) (GetEpochScheduleResult, error)
 	GetInflationGovernorFunc              func(ctx context.Context, p *GetInflationGovernorParams) (GetInflationGovernorResult, error)
@@ -567,6 +576,27 @@ func (s *Stub) LedgerdSetBlockhashCheck(ctx context.Context, p *LedgerdSetBlockh
 		return zero, NewMethodNotAvailableError("ledgerd_setBlockhashCheck")
 	}
 	return s.LedgerdSetBlockhashCheckFunc(ctx, p)
+}
+func (s *Stub) SurfnetSetProgramAuthority(ctx context.Context, p *SurfnetSetProgramAuthorityParams) (SurfnetSetProgramAuthorityResult, error) {
+	if s.SurfnetSetProgramAuthorityFunc == nil {
+		var zero SurfnetSetProgramAuthorityResult
+		return zero, NewMethodNotAvailableError("surfnet_setProgramAuthority")
+	}
+	return s.SurfnetSetProgramAuthorityFunc(ctx, p)
+}
+func (s *Stub) SurfnetCloneProgramAccount(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error) {
+	if s.SurfnetCloneProgramAccountFunc == nil {
+		var zero SurfnetCloneProgramAccountResult
+		return zero, NewMethodNotAvailableError("surfnet_cloneProgramAccount")
+	}
+	return s.SurfnetCloneProgramAccountFunc(ctx, p)
+}
+func (s *Stub) SurfnetWriteProgram(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error) {
+	if s.SurfnetWriteProgramFunc == nil {
+		var zero SurfnetWriteProgramResult
+		return zero, NewMethodNotAvailableError("surfnet_writeProgram")
+	}
+	return s.SurfnetWriteProgramFunc(ctx, p)
 }
 func (s *Stub) GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error) {
 	if s.GetEpochInfoFunc == nil {

@@ -641,6 +641,142 @@ func (p LedgerdSetBlockhashCheckParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.Enabled}, []bool{true})
 }
 
+// SurfnetSetProgramAuthorityParams are the positional params of surfnet_setProgramAuthority.
+type SurfnetSetProgramAuthorityParams struct {
+	ProgramId         Pubkey  // The upgradeable program.
+	NewAuthority      *Pubkey // The new upgrade authority; omitted, none.
+	programIdBytes    []byte  // set by Validate
+	newAuthorityBytes []byte  // set by Validate
+}
+
+// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetSetProgramAuthorityParams) ProgramIdBytes() ([]byte, error) {
+	if p.programIdBytes != nil {
+		return p.programIdBytes, nil
+	}
+	return decodeBase58(p.ProgramId, 32, "")
+}
+
+// NewAuthorityBytes returns newAuthority decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent newAuthority is nil.
+func (p *SurfnetSetProgramAuthorityParams) NewAuthorityBytes() ([]byte, error) {
+	if p.newAuthorityBytes != nil || p.NewAuthority == nil {
+		return p.newAuthorityBytes, nil
+	}
+	return decodeBase58(*p.NewAuthority, 32, "")
+}
+func (p *SurfnetSetProgramAuthorityParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "programId", true, &p.ProgramId); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "newAuthority", false, &p.NewAuthority); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetSetProgramAuthorityParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.ProgramId, p.NewAuthority}, []bool{true, p.NewAuthority != nil})
+}
+
+// SurfnetCloneProgramAccountParams are the positional params of surfnet_cloneProgramAccount.
+type SurfnetCloneProgramAccountParams struct {
+	SourceProgramId           Pubkey // The program to copy.
+	DestinationProgramId      Pubkey // Where the copy goes.
+	sourceProgramIdBytes      []byte // set by Validate
+	destinationProgramIdBytes []byte // set by Validate
+}
+
+// SourceProgramIdBytes returns sourceProgramId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetCloneProgramAccountParams) SourceProgramIdBytes() ([]byte, error) {
+	if p.sourceProgramIdBytes != nil {
+		return p.sourceProgramIdBytes, nil
+	}
+	return decodeBase58(p.SourceProgramId, 32, "")
+}
+
+// DestinationProgramIdBytes returns destinationProgramId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetCloneProgramAccountParams) DestinationProgramIdBytes() ([]byte, error) {
+	if p.destinationProgramIdBytes != nil {
+		return p.destinationProgramIdBytes, nil
+	}
+	return decodeBase58(p.DestinationProgramId, 32, "")
+}
+func (p *SurfnetCloneProgramAccountParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "sourceProgramId", true, &p.SourceProgramId); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "destinationProgramId", true, &p.DestinationProgramId); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetCloneProgramAccountParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.SourceProgramId, p.DestinationProgramId}, []bool{true, true})
+}
+
+// SurfnetWriteProgramParams are the positional params of surfnet_writeProgram.
+type SurfnetWriteProgramParams struct {
+	ProgramId      Pubkey  // The program to write.
+	Data           string  // The bytes to write, hex-encoded.
+	Offset         uint64  // Where in the ELF the bytes go.
+	Authority      *Pubkey // The upgrade authority to set (default the system program, as surfpool).
+	programIdBytes []byte  // set by Validate
+	authorityBytes []byte  // set by Validate
+}
+
+// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetWriteProgramParams) ProgramIdBytes() ([]byte, error) {
+	if p.programIdBytes != nil {
+		return p.programIdBytes, nil
+	}
+	return decodeBase58(p.ProgramId, 32, "")
+}
+
+// AuthorityBytes returns authority decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent authority is nil.
+func (p *SurfnetWriteProgramParams) AuthorityBytes() ([]byte, error) {
+	if p.authorityBytes != nil || p.Authority == nil {
+		return p.authorityBytes, nil
+	}
+	return decodeBase58(*p.Authority, 32, "")
+}
+func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 4)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "programId", true, &p.ProgramId); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "data", true, &p.Data); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 2, "offset", true, &p.Offset); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 3, "authority", false, &p.Authority); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetWriteProgramParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.ProgramId, p.Data, p.Offset, p.Authority}, []bool{true, true, true, p.Authority != nil})
+}
+
 // GetEpochInfoParams are the positional params of getEpochInfo.
 type GetEpochInfoParams struct {
 	Config *ContextConfig // Commitment (default finalized) and minimum context slot.

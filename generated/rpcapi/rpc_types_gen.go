@@ -2123,6 +2123,8 @@ func (v *Supply) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "total", "circulating", "nonCirculating", "nonCirculatingAccounts")
 }
 
+type SurfnetCloneProgramAccountResult = RpcResponseNull
+
 type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo
 
 // SurfnetInfo: What surfpool reports about itself (surfpool's GetSurfnetInfoResponse); ledgerd runs no runbooks, so the list is empty. Tools poll it to learn the node is ready.
@@ -2155,9 +2157,13 @@ type SurfnetResumeClockResult = EpochInfo
 
 type SurfnetSetAccountResult = RpcResponseNull
 
+type SurfnetSetProgramAuthorityResult = RpcResponseNull
+
 type SurfnetSetTokenAccountResult = RpcResponseNull
 
 type SurfnetTimeTravelResult = EpochInfo
+
+type SurfnetWriteProgramResult = RpcResponseNull
 
 // TimeTravelConfig: Where to travel (surfpool's TimeTravelConfig): exactly one of absoluteSlot, absoluteEpoch (its first slot) and absoluteTimestamp (unix milliseconds). A slot or epoch is reached by producing every slot up to it (at most 10,000 per call); a timestamp starts a new slot carrying it. The chain only travels forward.
 type TimeTravelConfig struct {

@@ -256,6 +256,46 @@ func (p *LedgerdSetBlockhashCheckParams) Validate() error {
 	return nil
 }
 
+// Validate checks the params of surfnet_setProgramAuthority against the schema; a failure is a -32602 *Error.
+func (p *SurfnetSetProgramAuthorityParams) Validate() error {
+	var err error
+	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
+		return err
+	}
+	if p.NewAuthority != nil {
+		if p.newAuthorityBytes, err = decodeBase58(*p.NewAuthority, 32, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_cloneProgramAccount against the schema; a failure is a -32602 *Error.
+func (p *SurfnetCloneProgramAccountParams) Validate() error {
+	var err error
+	if p.sourceProgramIdBytes, err = decodeBase58(p.SourceProgramId, 32, ""); err != nil {
+		return err
+	}
+	if p.destinationProgramIdBytes, err = decodeBase58(p.DestinationProgramId, 32, ""); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_writeProgram against the schema; a failure is a -32602 *Error.
+func (p *SurfnetWriteProgramParams) Validate() error {
+	var err error
+	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
+		return err
+	}
+	if p.Authority != nil {
+		if p.authorityBytes, err = decodeBase58(*p.Authority, 32, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Validate checks the params of getEpochInfo against the schema; a failure is a -32602 *Error.
 func (p *GetEpochInfoParams) Validate() error {
 	if p.Config != nil {

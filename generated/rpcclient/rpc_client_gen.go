@@ -211,6 +211,27 @@ func (c *Client) LedgerdSetBlockhashCheck(ctx context.Context, p *rpcapi.Ledgerd
 	return r, err
 }
 
+// SurfnetSetProgramAuthority implements surfnet_setProgramAuthority: Sets or removes the upgrade authority of an upgradeable program.
+func (c *Client) SurfnetSetProgramAuthority(ctx context.Context, p *rpcapi.SurfnetSetProgramAuthorityParams) (rpcapi.SurfnetSetProgramAuthorityResult, error) {
+	var r rpcapi.SurfnetSetProgramAuthorityResult
+	err := c.Call(ctx, "surfnet_setProgramAuthority", p, &r)
+	return r, err
+}
+
+// SurfnetCloneProgramAccount implements surfnet_cloneProgramAccount: Copies an upgradeable program and its ProgramData to another address.
+func (c *Client) SurfnetCloneProgramAccount(ctx context.Context, p *rpcapi.SurfnetCloneProgramAccountParams) (rpcapi.SurfnetCloneProgramAccountResult, error) {
+	var r rpcapi.SurfnetCloneProgramAccountResult
+	err := c.Call(ctx, "surfnet_cloneProgramAccount", p, &r)
+	return r, err
+}
+
+// SurfnetWriteProgram implements surfnet_writeProgram: Writes a chunk of a program's ELF at an offset, past the transaction size limit.
+func (c *Client) SurfnetWriteProgram(ctx context.Context, p *rpcapi.SurfnetWriteProgramParams) (rpcapi.SurfnetWriteProgramResult, error) {
+	var r rpcapi.SurfnetWriteProgramResult
+	err := c.Call(ctx, "surfnet_writeProgram", p, &r)
+	return r, err
+}
+
 // GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 func (c *Client) GetEpochInfo(ctx context.Context, p *rpcapi.GetEpochInfoParams) (rpcapi.GetEpochInfoResult, error) {
 	var r rpcapi.GetEpochInfoResult

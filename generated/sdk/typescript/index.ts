@@ -1409,6 +1409,8 @@ export interface Supply {
   nonCirculatingAccounts: Pubkey[];
 }
 
+export type SurfnetCloneProgramAccountResult = RpcResponseNull;
+
 export type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo;
 
 /**
@@ -1434,9 +1436,13 @@ export type SurfnetResumeClockResult = EpochInfo;
 
 export type SurfnetSetAccountResult = RpcResponseNull;
 
+export type SurfnetSetProgramAuthorityResult = RpcResponseNull;
+
 export type SurfnetSetTokenAccountResult = RpcResponseNull;
 
 export type SurfnetTimeTravelResult = EpochInfo;
+
+export type SurfnetWriteProgramResult = RpcResponseNull;
 
 /**
  * Where to travel (surfpool's TimeTravelConfig): exactly one of absoluteSlot, absoluteEpoch (its first slot) and
@@ -2147,6 +2153,37 @@ export type LedgerdSetSigVerifyParams = [enabled: boolean];
 export type LedgerdSetBlockhashCheckParams = [enabled: boolean];
 
 /**
+ * The params of surfnet_setProgramAuthority.
+ *
+ * @param programId The upgradeable program.
+ *
+ * @param newAuthority The new upgrade authority; omitted, none.
+ */
+export type SurfnetSetProgramAuthorityParams = [programId: Pubkey, newAuthority?: Pubkey];
+
+/**
+ * The params of surfnet_cloneProgramAccount.
+ *
+ * @param sourceProgramId The program to copy.
+ *
+ * @param destinationProgramId Where the copy goes.
+ */
+export type SurfnetCloneProgramAccountParams = [sourceProgramId: Pubkey, destinationProgramId: Pubkey];
+
+/**
+ * The params of surfnet_writeProgram.
+ *
+ * @param programId The program to write.
+ *
+ * @param data The bytes to write, hex-encoded.
+ *
+ * @param offset Where in the ELF the bytes go.
+ *
+ * @param authority The upgrade authority to set (default the system program, as surfpool).
+ */
+export type SurfnetWriteProgramParams = [programId: Pubkey, data: string, offset: U64, authority?: Pubkey];
+
+/**
  * The params of getEpochInfo.
  *
  * @param config Commitment (default finalized) and minimum context slot.
@@ -2637,6 +2674,12 @@ export interface HttpMethods {
   ledgerd_setSigVerify: { params: LedgerdSetSigVerifyParams; result: LedgerdSetSigVerifyResult };
   /** Turns the recent-blockhash check of transactions on or off. */
   ledgerd_setBlockhashCheck: { params: LedgerdSetBlockhashCheckParams; result: LedgerdSetBlockhashCheckResult };
+  /** Sets or removes the upgrade authority of an upgradeable program. */
+  surfnet_setProgramAuthority: { params: SurfnetSetProgramAuthorityParams; result: SurfnetSetProgramAuthorityResult };
+  /** Copies an upgradeable program and its ProgramData to another address. */
+  surfnet_cloneProgramAccount: { params: SurfnetCloneProgramAccountParams; result: SurfnetCloneProgramAccountResult };
+  /** Writes a chunk of a program's ELF at an offset, past the transaction size limit. */
+  surfnet_writeProgram: { params: SurfnetWriteProgramParams; result: SurfnetWriteProgramResult };
   /** Returns information about the current epoch. */
   getEpochInfo: { params: GetEpochInfoParams; result: GetEpochInfoResult };
   /** Returns the epoch schedule of the cluster. */
@@ -3497,6 +3540,45 @@ export class Client extends ClientBase {
    */
   ledgerd_setBlockhashCheck(...params: LedgerdSetBlockhashCheckParams): Promise<LedgerdSetBlockhashCheckResult> {
     return this.call("ledgerd_setBlockhashCheck", ...params);
+  }
+
+  /**
+   * Sets or removes the upgrade authority of an upgradeable program.
+   *
+   * Rewrites the upgrade authority in the program's ProgramData account (the 45-byte header the upgradeable loader
+   * reads, the ELF after it untouched); without newAuthority the program becomes immutable. The program must be an
+   * upgradeable program with its ProgramData (-32602 otherwise).
+   */
+  surfnet_setProgramAuthority(...params: SurfnetSetProgramAuthorityParams): Promise<SurfnetSetProgramAuthorityResult> {
+    return this.call("surfnet_setProgramAuthority", ...params);
+  }
+
+  /**
+   * Copies an upgradeable program and its ProgramData to another address.
+   *
+   * Writes, at destinationProgramId, the source's program account pointing to the destination's ProgramData
+   * address (derived from destinationProgramId as the loader derives it), and there a copy of the source's
+   * ProgramData (its deployment slot, authority and ELF). As surfpool, the copy keeps the source's deployment
+   * slot, so the clone runs at once when the source does. The source must be an upgradeable program whose
+   * ProgramData is at its derived address (-32602 otherwise).
+   */
+  surfnet_cloneProgramAccount(...params: SurfnetCloneProgramAccountParams): Promise<SurfnetCloneProgramAccountResult> {
+    return this.call("surfnet_cloneProgramAccount", ...params);
+  }
+
+  /**
+   * Writes a chunk of a program's ELF at an offset, past the transaction size limit.
+   *
+   * Writes the hex-encoded bytes at offset into the ELF held by the program's ProgramData (after its 45-byte
+   * header), growing it (and its lamports to stay rent-exempt) as needed. The program account and its ProgramData
+   * are created when absent, owned by the upgradeable loader, the authority the given one or else the system
+   * program (as surfpool). Each write sets the deployment slot to the working slot, so, as a deploy, the program
+   * runs from the next slot on, and the loaded program is dropped from the cache. The ELF is not verified until it
+   * runs: a program that does not load answers "Program is not deployed". The ELF may not pass 10 MiB less the
+   * header (-32602).
+   */
+  surfnet_writeProgram(...params: SurfnetWriteProgramParams): Promise<SurfnetWriteProgramResult> {
+    return this.call("surfnet_writeProgram", ...params);
   }
 
   /**
@@ -4408,6 +4490,9 @@ export const requests = {
   ledgerd_stopImpersonating: (...params: LedgerdStopImpersonatingParams): RpcRequest<"ledgerd_stopImpersonating"> => ({ method: "ledgerd_stopImpersonating", params }),
   ledgerd_setSigVerify: (...params: LedgerdSetSigVerifyParams): RpcRequest<"ledgerd_setSigVerify"> => ({ method: "ledgerd_setSigVerify", params }),
   ledgerd_setBlockhashCheck: (...params: LedgerdSetBlockhashCheckParams): RpcRequest<"ledgerd_setBlockhashCheck"> => ({ method: "ledgerd_setBlockhashCheck", params }),
+  surfnet_setProgramAuthority: (...params: SurfnetSetProgramAuthorityParams): RpcRequest<"surfnet_setProgramAuthority"> => ({ method: "surfnet_setProgramAuthority", params }),
+  surfnet_cloneProgramAccount: (...params: SurfnetCloneProgramAccountParams): RpcRequest<"surfnet_cloneProgramAccount"> => ({ method: "surfnet_cloneProgramAccount", params }),
+  surfnet_writeProgram: (...params: SurfnetWriteProgramParams): RpcRequest<"surfnet_writeProgram"> => ({ method: "surfnet_writeProgram", params }),
   getEpochInfo: (...params: GetEpochInfoParams): RpcRequest<"getEpochInfo"> => ({ method: "getEpochInfo", params }),
   getEpochSchedule: (...params: GetEpochScheduleParams): RpcRequest<"getEpochSchedule"> => ({ method: "getEpochSchedule", params }),
   getInflationGovernor: (...params: GetInflationGovernorParams): RpcRequest<"getInflationGovernor"> => ({ method: "getInflationGovernor", params }),
