@@ -11,14 +11,7 @@ import (
 	"ledgerd/impl/runtime"
 )
 
-func newPubkey(t *testing.T) core.Pubkey {
-	t.Helper()
-	k, err := core.NewKeypair()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.PublicKey()
-}
+func newPubkey(t *testing.T) core.Pubkey { return newKey(t).PublicKey() }
 
 // An emptied faucet refuses with FaucetEmptyError, saying what it holds, and executes nothing.
 func TestFaucetEmpty(t *testing.T) {
