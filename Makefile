@@ -53,7 +53,7 @@ conformance: ## check a running node against the schema (CONFORMANCE_URL, CONFOR
 	$(GO) run ./conformance -url $(CONFORMANCE_URL) -ws $(CONFORMANCE_WS) \
 	  -json conformance/report.json -html conformance/report.html $(CONFORMANCE_FLAGS)
 
-bench: build ## run the Go benchmarks (an SPL Token ELF transfer next to LiteSVM among them), then the figures of issues 3, 6 and 12 against bin/ledgerd (about 10 minutes; BENCHFLAGS=-help)
+bench: build ## run the Go benchmarks (an SPL Token ELF transfer next to LiteSVM among them), then the figures of cmd/ledgerd-bench (README, Benchmarks) against bin/ledgerd (about 10 minutes; BENCHFLAGS=-help)
 	@# The figures do not depend on the Go benchmarks: both parts run, and the target fails if either did.
 	status=0; $(GO) test -run '^$$' -bench . -benchmem ./... || status=$$?; \
 	$(GO) run ./cmd/ledgerd-bench -ledgerd $(BIN) $(BENCHFLAGS) || status=$$?; \
