@@ -25,7 +25,7 @@ import (
 	"ledgerd/impl/programs/token"
 )
 
-// tokenAccountsPerOwner is how many token accounts each owner of figure 6's ledger holds: the figure
+// tokenAccountsPerOwner is how many token accounts each owner of figure 6's ledger holds: the target
 // is for an owner with 10 accounts.
 const tokenAccountsPerOwner = 10
 
@@ -80,7 +80,7 @@ func figureTokenIndex(cfg *config) []row {
 	}
 	note := fmt.Sprintf("informational: %s transactions executed by the ledger's producer, %d accounts each", thousands(float64(built.txs)), tokenAccountsPerTx)
 	if cfg.tokenAccounts < 1_000_000 {
-		note += "; the issue's ledger has 1,000,000 (-token-accounts 1000000, about 5 minutes)"
+		note += "; the target is for 1,000,000 (-token-accounts 1000000, about 5 minutes)"
 	}
 	rows = append(rows, row{figure: "  building that ledger; start to /health on it",
 		measured: fmt.Sprintf("%.0f s; %s", buildTime.Seconds(), ms(startTime)), note: note})

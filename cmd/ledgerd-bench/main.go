@@ -76,7 +76,7 @@ func run(args []string) error {
 	fs.IntVar(&cfg.starts, "starts", 5, "starts per start figure (the median is reported)")
 	fs.IntVar(&cfg.accounts, "accounts", 100_000, "accounts of the large ledger (figure 2)")
 	fs.IntVar(&cfg.txs, "txs", 20_000, "transactions per sendTransaction run (figures 3 and 5)")
-	fs.IntVar(&cfg.tokenAccounts, "token-accounts", 100_000, "token accounts of the indexed ledger, 10 per owner (figure 6; the issue's 1000000 takes about 5 minutes to build)")
+	fs.IntVar(&cfg.tokenAccounts, "token-accounts", 100_000, "token accounts of the indexed ledger, 10 per owner (figure 6; 1000000 takes about 5 minutes to build)")
 	fs.DurationVar(&cfg.idle, "idle", 60*time.Second, "measurement window of the idle node at 400 ms slots (figure 4)")
 	fs.IntVar(&cfg.fastSlots, "fast-slots", 9000, "slots the 5 ms idle run aims for: an hour of 400 ms slots (figure 4)")
 	fs.StringVar(&cfg.tokenELF, "token-elf", "", "the SPL Token build of figure 7 (default: spl_token-3.5.0 cut out of npm litesvm@1.5.0, as make real-programs does)")

@@ -58,8 +58,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	blockSubs := fs.Bool("rpc-pubsub-enable-block-subscription", true, "serve blockSubscribe (unstable)")
 	voteSubs := fs.Bool("rpc-pubsub-enable-vote-subscription", true, "serve voteSubscribe (unstable)")
 	slotsUpdatesSubs := fs.Bool("rpc-pubsub-enable-slots-updates-subscription", true, "serve slotsUpdatesSubscribe (unstable)")
-	// Snapshots: --snapshot-interval-slots is the full interval, as the issue names it (the reference's flag of
-	// that name is the incremental interval when incremental snapshots are on).
+	// Snapshots: --snapshot-interval-slots is the full interval here (the reference's flag of that name is the
+	// incremental interval when incremental snapshots are on).
 	fullSnapshots := fs.Uint64("snapshot-interval-slots", snapshot.DefaultFullInterval, "take a full snapshot every N rooted slots, under <ledger>/snapshots; 0 takes no snapshots")
 	incrementalSnapshots := fs.Uint64("incremental-snapshot-interval-slots", 0, "take an incremental snapshot every N rooted slots between full ones; 0 (the default, as the test validator) takes none")
 	fs.IntVar(&cfg.Snapshots.MaxFull, "maximum-full-snapshots-to-retain", snapshot.DefaultMaxFull, "how many full snapshots to keep")

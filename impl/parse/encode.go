@@ -36,7 +36,7 @@ type Meta struct {
 	InnerInstructions            []runtime.InnerInstructions
 	InnerInstructionsNotRecorded bool
 
-	// Token balances, already in their RPC form (a later issue fills them).
+	// Token balances, already in their RPC form.
 	PreTokenBalances  []rpcapi.UiTransactionTokenBalance
 	PostTokenBalances []rpcapi.UiTransactionTokenBalance
 

@@ -1,6 +1,6 @@
 package pubsub_test
 
-// The figure: 10,000 account subscriptions over 100 connections; a transfer that changes a watched
+// The target: 10,000 account subscriptions over 100 connections; a transfer that changes a watched
 // account is notified within 50 ms (p99) of its slot reaching the subscription's commitment, and the memory of
 // those subscriptions stays under 50 MB.
 //

@@ -198,7 +198,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 			t.Errorf("%s: lastValidBlockHeight %d at slot %d", c, r.Value.LastValidBlockHeight, r.Context.Slot)
 		}
 		// At processed the check could race the ledger: while a slot freezes, the processed bank already
-		// shows its own hash but its queue does not hold it yet (a ledger issue, reported).
+		// shows its own hash but its queue does not hold it yet (the producer sets the hash before it registers it).
 		if c != "processed" {
 			v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: &rpcapi.ContextConfig{Commitment: stPtr(c)}})
 			if err != nil || !v.Value {

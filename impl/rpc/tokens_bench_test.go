@@ -15,7 +15,7 @@ import (
 	"ledgerd/impl/ledger"
 )
 
-// BenchmarkTokenAccountsByOwner measures the figure: a ledger of 1,000,000 token accounts
+// BenchmarkTokenAccountsByOwner measures figure 6's target: a ledger of 1,000,000 token accounts
 // (LEDGERD_BENCH_TOKEN_ACCOUNTS overrides the count), 10 per owner; getTokenAccountsByOwner and getProgramAccounts
 // with an owner memcmp must answer one owner in under 20 ms, which only an index makes possible.
 func BenchmarkTokenAccountsByOwner(b *testing.B) {
