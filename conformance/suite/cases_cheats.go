@@ -101,4 +101,8 @@ var cheatCases = group(
 	ok("surfnet_cloneProgramAccount", `["`+cheatProgram+`","`+cheatClone+`"]`, at("value", `null`)).with(writeCheatProgram).orError(-32601),
 	bad("surfnet_cloneProgramAccount", `["`+cheatAccount+`","`+cheatClone+`"]`, -32602, "").orError(-32601).named("a source that is not a program"),
 	badKeys("surfnet_cloneProgramAccount", `["%s","`+cheatClone+`"]`),
+
+	// An empty update overrides nothing, so getSupply's own cases see the chain's figures.
+	ok("surfnet_setSupply", `[{}]`, at("value", `null`)).orError(-32601),
+	badKeys("surfnet_setSupply", `[{"non_circulating_accounts":["%s"]}]`),
 )

@@ -594,6 +594,11 @@ var Methods = map[string]*MethodInfo{
 		Name:   "surfnet_setProgramAuthority",
 		call:   callSurfnetSetProgramAuthority,
 	},
+	"surfnet_setSupply": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "surfnet_setSupply",
+		call:   callSurfnetSetSupply,
+	},
 	"surfnet_setTokenAccount": {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
 		Name:   "surfnet_setTokenAccount",
@@ -922,6 +927,16 @@ func callSurfnetWriteProgram(ctx context.Context, h Handler, raw json.RawMessage
 		return nil, err
 	}
 	return h.SurfnetWriteProgram(ctx, p)
+}
+func callSurfnetSetSupply(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetSetSupplyParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetSetSupply(ctx, p)
 }
 func callGetEpochInfo(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
 	p := new(GetEpochInfoParams)

@@ -72,6 +72,8 @@ type Handler interface {
 	SurfnetCloneProgramAccount(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error)
 	// SurfnetWriteProgram implements surfnet_writeProgram: Writes a chunk of a program's ELF at an offset, past the transaction size limit.
 	SurfnetWriteProgram(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
+	// SurfnetSetSupply implements surfnet_setSupply: Sets what getSupply answers.
+	SurfnetSetSupply(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error)
 	// GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 	GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	// GetEpochSchedule implements getEpochSchedule: Returns the epoch schedule of the cluster.
@@ -304,6 +306,7 @@ type Stub struct {
 	SurfnetSetProgramAuthorityFunc        func(ctx context.Context, p *SurfnetSetProgramAuthorityParams) (SurfnetSetProgramAuthorityResult, error)
 	SurfnetCloneProgramAccountFunc        func(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error)
 	SurfnetWriteProgramFunc               func(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
+	SurfnetSetSupplyFunc                  func(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error)
 	GetEpochInfoFunc                      func(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	GetEpochScheduleFunc                  func(ctx context.Context) (GetEpochScheduleResult, error)
 	GetInflationGovernorFunc              func(ctx context.Context, p *GetInflationGovernorParams) (GetInflationGovernorResult, error)
@@ -597,6 +600,13 @@ func (s *Stub) SurfnetWriteProgram(ctx context.Context, p *SurfnetWriteProgramPa
 		return zero, NewMethodNotAvailableError("surfnet_writeProgram")
 	}
 	return s.SurfnetWriteProgramFunc(ctx, p)
+}
+func (s *Stub) SurfnetSetSupply(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error) {
+	if s.SurfnetSetSupplyFunc == nil {
+		var zero SurfnetSetSupplyResult
+		return zero, NewMethodNotAvailableError("surfnet_setSupply")
+	}
+	return s.SurfnetSetSupplyFunc(ctx, p)
 }
 func (s *Stub) GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error) {
 	if s.GetEpochInfoFunc == nil {

@@ -777,6 +777,25 @@ func (p SurfnetWriteProgramParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.ProgramId, p.Data, p.Offset, p.Authority}, []bool{true, true, true, p.Authority != nil})
 }
 
+// SurfnetSetSupplyParams are the positional params of surfnet_setSupply.
+type SurfnetSetSupplyParams struct {
+	Update SupplyUpdate // The fields to set.
+}
+
+func (p *SurfnetSetSupplyParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "update", true, &p.Update); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetSetSupplyParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Update}, []bool{true})
+}
+
 // GetEpochInfoParams are the positional params of getEpochInfo.
 type GetEpochInfoParams struct {
 	Config *ContextConfig // Commitment (default finalized) and minimum context slot.

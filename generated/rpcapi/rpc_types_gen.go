@@ -2123,6 +2123,30 @@ func (v *Supply) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "total", "circulating", "nonCirculating", "nonCirculatingAccounts")
 }
 
+// SupplyUpdate: The getSupply fields to answer from now on (surfpool's SupplyUpdate, its snake_case names); a field left out keeps its previous override, or is computed from the chain as before.
+type SupplyUpdate struct {
+	Total                       *uint64   `json:"total,omitempty"`                    // The total supply in lamports.
+	Circulating                 *uint64   `json:"circulating,omitempty"`              // The circulating supply in lamports.
+	NonCirculating              *uint64   `json:"non_circulating,omitempty"`          // The non-circulating supply in lamports.
+	NonCirculatingAccounts      *[]Pubkey `json:"non_circulating_accounts,omitempty"` // The non-circulating accounts listed.
+	nonCirculatingAccountsBytes [][]byte  // set by Validate
+}
+
+func (v *SupplyUpdate) UnmarshalJSON(data []byte) error {
+	type plain SupplyUpdate
+	return decodeExact(data, (*plain)(v), v, "total", "circulating", "non_circulating", "non_circulating_accounts")
+}
+
+// NonCirculatingAccountsBytes returns each key of non_circulating_accounts decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent non_circulating_accounts is nil.
+func (x *SupplyUpdate) NonCirculatingAccountsBytes() ([][]byte, error) {
+	if x.nonCirculatingAccountsBytes != nil || x.NonCirculatingAccounts == nil {
+		return x.nonCirculatingAccountsBytes, nil
+	}
+	return decodeBase58List(*x.NonCirculatingAccounts, 32, "")
+}
+
 type SurfnetCloneProgramAccountResult = RpcResponseNull
 
 type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo
@@ -2158,6 +2182,8 @@ type SurfnetResumeClockResult = EpochInfo
 type SurfnetSetAccountResult = RpcResponseNull
 
 type SurfnetSetProgramAuthorityResult = RpcResponseNull
+
+type SurfnetSetSupplyResult = RpcResponseNull
 
 type SurfnetSetTokenAccountResult = RpcResponseNull
 

@@ -296,6 +296,14 @@ func (p *SurfnetWriteProgramParams) Validate() error {
 	return nil
 }
 
+// Validate checks the params of surfnet_setSupply against the schema; a failure is a -32602 *Error.
+func (p *SurfnetSetSupplyParams) Validate() error {
+	if err := (&p.Update).validate("update"); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Validate checks the params of getEpochInfo against the schema; a failure is a -32602 *Error.
 func (p *GetEpochInfoParams) Validate() error {
 	if p.Config != nil {
@@ -984,6 +992,15 @@ func (x *TokenAccountUpdate) validate(path string) error {
 	return nil
 }
 func (x *TimeTravelConfig) validate(path string) error {
+	return nil
+}
+func (x *SupplyUpdate) validate(path string) error {
+	var err error
+	if x.NonCirculatingAccounts != nil {
+		if x.nonCirculatingAccountsBytes, err = decodeBase58List(*x.NonCirculatingAccounts, 32, ""); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 func (x *EpochConfig) validate(path string) error {

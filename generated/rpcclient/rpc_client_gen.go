@@ -232,6 +232,13 @@ func (c *Client) SurfnetWriteProgram(ctx context.Context, p *rpcapi.SurfnetWrite
 	return r, err
 }
 
+// SurfnetSetSupply implements surfnet_setSupply: Sets what getSupply answers.
+func (c *Client) SurfnetSetSupply(ctx context.Context, p *rpcapi.SurfnetSetSupplyParams) (rpcapi.SurfnetSetSupplyResult, error) {
+	var r rpcapi.SurfnetSetSupplyResult
+	err := c.Call(ctx, "surfnet_setSupply", p, &r)
+	return r, err
+}
+
 // GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 func (c *Client) GetEpochInfo(ctx context.Context, p *rpcapi.GetEpochInfoParams) (rpcapi.GetEpochInfoResult, error) {
 	var r rpcapi.GetEpochInfoResult

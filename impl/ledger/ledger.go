@@ -157,7 +157,8 @@ type Ledger struct {
 	airdropMu sync.Mutex
 	faucet    faucetLimiter
 
-	checks relaxedChecks // the developer's relaxed signature and blockhash checks
+	checks         relaxedChecks // the developer's relaxed signature and blockhash checks
+	supplyOverride supplyState   // what surfnet_setSupply set getSupply to answer
 
 	eventMu   sync.RWMutex
 	listeners []func(Event)

@@ -132,3 +132,38 @@ func TestSigVerifyAndBlockhashCheckOff(t *testing.T) {
 		t.Fatalf("recipient with the blockhash check off: %d %v", l, ok)
 	}
 }
+
+// surfnet_setSupply as surfpool's SDK sends it (snake_case fields): getSupply answers the fields given, the
+// others computed from the chain as before, and lists the accounts only when asked to.
+func TestSetSupplyOverJSONRPC(t *testing.T) {
+	n := startCheatNode(t, Config{})
+	url := n.HTTPURL
+	type supply struct {
+		Value struct {
+			Total, Circulating, NonCirculating uint64
+			NonCirculatingAccounts             []string
+		} `json:"value"`
+	}
+	get := func(cfg string) supply {
+		var s supply
+		if err := json.Unmarshal(mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"getSupply","params":[`+cfg+`]}`), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	before := get(`{"commitment":"processed"}`)
+	k := mustKey(t)
+	mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"surfnet_setSupply","params":[{"total":1000000000000000,"non_circulating":200000000000000,"non_circulating_accounts":["`+k+`"]}]}`)
+	after := get(`{"commitment":"processed"}`)
+	if after.Value.Total != 1_000_000_000_000_000 || after.Value.NonCirculating != 200_000_000_000_000 ||
+		after.Value.Circulating != before.Value.Circulating || len(after.Value.NonCirculatingAccounts) != 1 || after.Value.NonCirculatingAccounts[0] != k {
+		t.Fatalf("getSupply after setSupply: %+v (before %+v)", after.Value, before.Value)
+	}
+	mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"surfnet_setSupply","params":[{"circulating":5}]}`)
+	if v := get(`{"commitment":"finalized","excludeNonCirculatingAccountsList":true}`).Value; v.Circulating != 5 || v.Total != 1_000_000_000_000_000 || len(v.NonCirculatingAccounts) != 0 {
+		t.Fatalf("getSupply after a second setSupply, list excluded: %+v", v)
+	}
+	if _, e := rawCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"surfnet_setSupply","params":[{"non_circulating_accounts":["xyz"]}]}`); e == nil || e.Code != -32602 {
+		t.Fatalf("setSupply with a bad account: %+v", e)
+	}
+}

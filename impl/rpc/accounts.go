@@ -239,17 +239,20 @@ func (s *Server) GetSupply(ctx context.Context, p *rpcapi.GetSupplyParams) (r rp
 	}
 	total := bank.Capitalization()
 	list := []rpcapi.Pubkey{}
-	if cfg.ExcludeNonCirculatingAccountsList == nil || !*cfg.ExcludeNonCirculatingAccountsList {
+	listed := cfg.ExcludeNonCirculatingAccountsList == nil || !*cfg.ExcludeNonCirculatingAccountsList
+	if listed {
 		for _, k := range accounts {
 			list = append(list, k.String())
 		}
 	}
-	return rpcapi.GetSupplyResult{Context: rpcContext(bank.Slot), Value: rpcapi.Supply{
+	v := rpcapi.Supply{
 		Total:                  total,
 		Circulating:            total - nonCirculating,
 		NonCirculating:         nonCirculating,
 		NonCirculatingAccounts: list,
-	}}, nil
+	}
+	s.overrideSupply(&v, listed)
+	return rpcapi.GetSupplyResult{Context: rpcContext(bank.Slot), Value: v}, nil
 }
 
 // encodingOr returns the requested account encoding, or the method's default.

@@ -1409,6 +1409,21 @@ export interface Supply {
   nonCirculatingAccounts: Pubkey[];
 }
 
+/**
+ * The getSupply fields to answer from now on (surfpool's SupplyUpdate, its snake_case names); a field left out
+ * keeps its previous override, or is computed from the chain as before.
+ */
+export interface SupplyUpdate {
+  /** The total supply in lamports. */
+  total?: U64;
+  /** The circulating supply in lamports. */
+  circulating?: U64;
+  /** The non-circulating supply in lamports. */
+  non_circulating?: U64;
+  /** The non-circulating accounts listed. */
+  non_circulating_accounts?: Pubkey[];
+}
+
 export type SurfnetCloneProgramAccountResult = RpcResponseNull;
 
 export type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo;
@@ -1437,6 +1452,8 @@ export type SurfnetResumeClockResult = EpochInfo;
 export type SurfnetSetAccountResult = RpcResponseNull;
 
 export type SurfnetSetProgramAuthorityResult = RpcResponseNull;
+
+export type SurfnetSetSupplyResult = RpcResponseNull;
 
 export type SurfnetSetTokenAccountResult = RpcResponseNull;
 
@@ -2184,6 +2201,13 @@ export type SurfnetCloneProgramAccountParams = [sourceProgramId: Pubkey, destina
 export type SurfnetWriteProgramParams = [programId: Pubkey, data: string, offset: U64, authority?: Pubkey];
 
 /**
+ * The params of surfnet_setSupply.
+ *
+ * @param update The fields to set.
+ */
+export type SurfnetSetSupplyParams = [update: SupplyUpdate];
+
+/**
  * The params of getEpochInfo.
  *
  * @param config Commitment (default finalized) and minimum context slot.
@@ -2680,6 +2704,8 @@ export interface HttpMethods {
   surfnet_cloneProgramAccount: { params: SurfnetCloneProgramAccountParams; result: SurfnetCloneProgramAccountResult };
   /** Writes a chunk of a program's ELF at an offset, past the transaction size limit. */
   surfnet_writeProgram: { params: SurfnetWriteProgramParams; result: SurfnetWriteProgramResult };
+  /** Sets what getSupply answers. */
+  surfnet_setSupply: { params: SurfnetSetSupplyParams; result: SurfnetSetSupplyResult };
   /** Returns information about the current epoch. */
   getEpochInfo: { params: GetEpochInfoParams; result: GetEpochInfoResult };
   /** Returns the epoch schedule of the cluster. */
@@ -3579,6 +3605,17 @@ export class Client extends ClientBase {
    */
   surfnet_writeProgram(...params: SurfnetWriteProgramParams): Promise<SurfnetWriteProgramResult> {
     return this.call("surfnet_writeProgram", ...params);
+  }
+
+  /**
+   * Sets what getSupply answers.
+   *
+   * From now on getSupply answers, at every commitment, the fields given here instead of those computed from the
+   * chain (the others still computed); later calls replace only the fields they give. Nothing else changes: the
+   * accounts and the inflation keep the chain's capitalization. The override lives in memory until a restart.
+   */
+  surfnet_setSupply(...params: SurfnetSetSupplyParams): Promise<SurfnetSetSupplyResult> {
+    return this.call("surfnet_setSupply", ...params);
   }
 
   /**
@@ -4493,6 +4530,7 @@ export const requests = {
   surfnet_setProgramAuthority: (...params: SurfnetSetProgramAuthorityParams): RpcRequest<"surfnet_setProgramAuthority"> => ({ method: "surfnet_setProgramAuthority", params }),
   surfnet_cloneProgramAccount: (...params: SurfnetCloneProgramAccountParams): RpcRequest<"surfnet_cloneProgramAccount"> => ({ method: "surfnet_cloneProgramAccount", params }),
   surfnet_writeProgram: (...params: SurfnetWriteProgramParams): RpcRequest<"surfnet_writeProgram"> => ({ method: "surfnet_writeProgram", params }),
+  surfnet_setSupply: (...params: SurfnetSetSupplyParams): RpcRequest<"surfnet_setSupply"> => ({ method: "surfnet_setSupply", params }),
   getEpochInfo: (...params: GetEpochInfoParams): RpcRequest<"getEpochInfo"> => ({ method: "getEpochInfo", params }),
   getEpochSchedule: (...params: GetEpochScheduleParams): RpcRequest<"getEpochSchedule"> => ({ method: "getEpochSchedule", params }),
   getInflationGovernor: (...params: GetInflationGovernorParams): RpcRequest<"getInflationGovernor"> => ({ method: "getInflationGovernor", params }),
