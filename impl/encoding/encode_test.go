@@ -418,3 +418,16 @@ func TestBase64ZstdReferenceBlocksDecode(t *testing.T) {
 		t.Errorf("only %d of 600 inputs written as libzstd writes them", reproduced)
 	}
 }
+
+// BenchmarkBase64ZstdTokenAccount: a 165-byte token account in base64+zstd (libzstd's block, reproduced).
+func BenchmarkBase64ZstdTokenAccount(b *testing.B) {
+	data := mustHex("1a6f08cbfe080ff69f0922f8e8ceb2d36e7f7288b044725e343f16d9736906c4dfbe6316cd88858cfb3c711d8b95d85cab226647da5f77c932143e8ee00f0e89" +
+		"0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000")
+	acct := runtime.Account{Owner: otherOwner, Data: data}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := EncodeAccount(acct, core.Pubkey{}, Base64Zstd, nil, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -77,7 +77,32 @@ const (
 	prime8bytes       = 0xCF1BBCDCB7A56463
 )
 
-type dfastTables struct{ long, short []uint32 }
+// dfastTables are the match finder's hash tables, pooled; the entries a run wrote are listed, so that putting
+// them back clears only those (a small account writes a few hundred of the 196,608).
+type dfastTables struct {
+	long, short         []uint32
+	longUsed, shortUsed []uint32
+}
+
+func (t *dfastTables) setLong(h, v uint32) {
+	t.long[h] = v
+	t.longUsed = append(t.longUsed, h)
+}
+
+func (t *dfastTables) setShort(h, v uint32) {
+	t.short[h] = v
+	t.shortUsed = append(t.shortUsed, h)
+}
+
+func (t *dfastTables) reset() {
+	for _, h := range t.longUsed {
+		t.long[h] = 0
+	}
+	for _, h := range t.shortUsed {
+		t.short[h] = 0
+	}
+	t.longUsed, t.shortUsed = t.longUsed[:0], t.shortUsed[:0]
+}
 
 var dfastPool = sync.Pool{New: func() any {
 	return &dfastTables{long: make([]uint32, 1<<dfastHashLogLong), short: make([]uint32, 1<<dfastHashLogShort)}
@@ -88,7 +113,7 @@ var dfastPool = sync.Pool{New: func() any {
 // at {1, 4, 8}. It returns the sequences and all literals (the last ones included).
 func doubleFast(src []byte) ([]zstdSeq, []byte) {
 	t := dfastPool.Get().(*dfastTables)
-	defer func() { clear(t.long); clear(t.short); dfastPool.Put(t) }()
+	defer func() { t.reset(); dfastPool.Put(t) }()
 	hashLong, hashSmall := t.long, t.short
 	const base = zstdWindowStart
 	const prefixLowestIndex = zstdWindowStart
@@ -144,7 +169,8 @@ func doubleFast(src []byte) ([]zstdSeq, []byte) {
 			hs0 := hashS(ip)
 			idxs0 := hashSmall[hs0]
 			curr = ip + base
-			hashLong[hl0], hashSmall[hs0] = uint32(curr), uint32(curr)
+			t.setLong(hl0, uint32(curr))
+			t.setShort(hs0, uint32(curr))
 			if offset1 > 0 && read32(ip+1-int(offset1)) == read32(ip+1) {
 				mLength = count(ip+1+4, ip+1+4-int(offset1)) + 4
 				ip++
@@ -203,7 +229,7 @@ func doubleFast(src []byte) ([]zstdSeq, []byte) {
 		if found {
 			offset2, offset1 = offset1, offset
 			if step < 4 {
-				hashLong[hl1] = uint32(ip1 + base)
+				t.setLong(hl1, uint32(ip1+base))
 			}
 			store(anchor, ip, offset+3, mLength)
 		}
@@ -212,15 +238,15 @@ func doubleFast(src []byte) ([]zstdSeq, []byte) {
 		if ip <= ilimit {
 			// Complementary insertion, then immediate repeat matches at offset 2.
 			insert := curr + 2 - base
-			hashLong[hashL(insert)] = uint32(insert + base)
-			hashLong[hashL(ip-2)] = uint32(ip - 2 + base)
-			hashSmall[hashS(insert)] = uint32(insert + base)
-			hashSmall[hashS(ip-1)] = uint32(ip - 1 + base)
+			t.setLong(hashL(insert), uint32(insert+base))
+			t.setLong(hashL(ip-2), uint32(ip-2+base))
+			t.setShort(hashS(insert), uint32(insert+base))
+			t.setShort(hashS(ip-1), uint32(ip-1+base))
 			for ip <= ilimit && offset2 > 0 && read32(ip) == read32(ip-int(offset2)) {
 				rLength := count(ip+4, ip+4-int(offset2)) + 4
 				offset1, offset2 = offset2, offset1
-				hashSmall[hashS(ip)] = uint32(ip + base)
-				hashLong[hashL(ip)] = uint32(ip + base)
+				t.setShort(hashS(ip), uint32(ip+base))
+				t.setLong(hashL(ip), uint32(ip+base))
 				store(anchor, ip, 1, rLength)
 				ip += rLength
 				anchor = ip
