@@ -102,7 +102,7 @@ const (
 	LamportsPerSOL        = 1_000_000_000
 	DefaultFaucetLamports = 1_000_000 * LamportsPerSOL
 	DefaultSlotsPerEpoch  = 432_000
-	// IdentityLamports fund the validator identity (it pays for its votes in a later issue).
+	// IdentityLamports fund the validator identity, which pays for its vote transactions.
 	IdentityLamports = 500 * LamportsPerSOL
 	// BootstrapStakeLamports are delegated to the validator's vote account at genesis.
 	BootstrapStakeLamports = 500_000 * LamportsPerSOL
