@@ -91,19 +91,17 @@ func (l *Ledger) SignaturesAccepted(tx *core.Transaction) bool {
 	return true
 }
 
-// blockhashCheck is the runtime's CheckBlockhash for a transaction run against b.
-func (l *Ledger) blockhashCheck(b *Bank) func(core.Hash) (uint64, bool) {
+// uncheckedBlockhash is the runtime's UncheckedBlockhash for a transaction run against b: nil while the check
+// is on; off, the newest blockhash's fee rate.
+func (l *Ledger) uncheckedBlockhash(b *Bank) func() uint64 {
 	l.checks.mu.RLock()
 	off := l.checks.blockhashOff
 	l.checks.mu.RUnlock()
 	if !off {
-		return b.BlockhashValid
+		return nil
 	}
-	return func(h core.Hash) (uint64, bool) {
-		if lps, ok := b.BlockhashValid(h); ok {
-			return lps, true
-		}
+	return func() uint64 {
 		lps, _ := b.BlockhashValid(b.LastBlockhash())
-		return lps, true
+		return lps
 	}
 }

@@ -133,8 +133,9 @@ func (l *Ledger) execute(s *submission) {
 	}
 	sig := s.tx.Signature()
 	opts := runtime.Options{
-		CheckBlockhash:   l.blockhashCheck(b),
-		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, s.tx.Message.RecentBlockhash, b) },
+		CheckBlockhash:     b.BlockhashValid,
+		UncheckedBlockhash: l.uncheckedBlockhash(b),
+		AlreadyProcessed:   func() bool { return l.alreadyProcessed(sig, s.tx.Message.RecentBlockhash, b) },
 	}
 	var res *runtime.Result
 	src := &recordingSource{errSource: errSource{bank: b}}

@@ -48,9 +48,10 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 	sig := tx.Signature()
 	src := &recordingSource{errSource: errSource{bank: bank}}
 	res := runtime.Execute(bank.ExecEnv(), src, tx, runtime.Options{
-		LoadedAddresses:  loaded,
-		CheckBlockhash:   l.blockhashCheck(bank),
-		AlreadyProcessed: func() bool { return l.alreadyProcessed(sig, tx.Message.RecentBlockhash, bank) },
+		LoadedAddresses:    loaded,
+		CheckBlockhash:     bank.BlockhashValid,
+		UncheckedBlockhash: l.uncheckedBlockhash(bank),
+		AlreadyProcessed:   func() bool { return l.alreadyProcessed(sig, tx.Message.RecentBlockhash, bank) },
 	})
 	sim.Result = res
 	if src.err != nil {

@@ -38,6 +38,10 @@ type Options struct {
 	// AlreadyProcessed reports whether the transaction is in the bank's status cache. It is
 	// asked after the blockhash check, as the reference does. Nil means never.
 	AlreadyProcessed func() bool
+	// UncheckedBlockhash, when set, lets a message whose blockhash is neither valid nor a durable nonce run
+	// anyway, at the lamports per signature it returns (a developer node with its blockhash check off; a
+	// durable nonce is still recognized and advanced). Nil refuses it (BlockhashNotFound).
+	UncheckedBlockhash func() (lamportsPerSignature uint64)
 	// LogBytesLimit caps the log (0: DefaultLogBytesLimit; negative: no limit).
 	LogBytesLimit int
 }
@@ -145,7 +149,10 @@ func Execute(env *Env, src AccountSource, tx *core.Transaction, opts Options) *R
 		var nonceLPS uint64
 		nonceAcct, nonceLPS = checkDurableNonce(env, src, m, loaded)
 		if nonceAcct == nil {
-			return res.fail(TxBlockhashNotFound)
+			if opts.UncheckedBlockhash == nil {
+				return res.fail(TxBlockhashNotFound)
+			}
+			nonceLPS = opts.UncheckedBlockhash()
 		}
 		blockhashLPS = nonceLPS
 	}
