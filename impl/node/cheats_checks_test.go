@@ -167,3 +167,29 @@ func TestSetSupplyOverJSONRPC(t *testing.T) {
 		t.Fatalf("setSupply with a bad account: %+v", e)
 	}
 }
+
+// The methods added here are gated as the other cheat methods: a node bound beyond loopback without
+// --enable-cheats answers -32601 naming the flag, and changes nothing.
+func TestProgramAndCheckCheatsGated(t *testing.T) {
+	n := startCheatNode(t, Config{BindAddress: "0.0.0.0"})
+	url := strings.Replace(n.HTTPURL, "0.0.0.0", "127.0.0.1", 1)
+	k := mustKey(t)
+	for _, call := range []string{
+		`"ledgerd_impersonate","params":["` + k + `"]`,
+		`"ledgerd_stopImpersonating","params":["` + k + `"]`,
+		`"ledgerd_setSigVerify","params":[false]`,
+		`"ledgerd_setBlockhashCheck","params":[false]`,
+		`"surfnet_writeProgram","params":["` + k + `","00",0]`,
+		`"surfnet_setProgramAuthority","params":["` + k + `"]`,
+		`"surfnet_cloneProgramAccount","params":["` + k + `","` + mustKey(t) + `"]`,
+		`"surfnet_setSupply","params":[{"total":1}]`,
+	} {
+		_, e := rawCall(t, url, `{"jsonrpc":"2.0","id":1,"method":`+call+`}`)
+		if e == nil || e.Code != -32601 || !strings.Contains(e.Message, "--enable-cheats") {
+			t.Errorf("%s: want -32601 naming --enable-cheats, got %+v", call, e)
+		}
+	}
+	if _, _, ok := accountAt(t, url, k, "processed"); ok {
+		t.Errorf("a refused surfnet_writeProgram wrote %s", k)
+	}
+}
