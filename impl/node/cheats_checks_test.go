@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ledgerd/impl/core"
+	"ledgerd/impl/ledger"
 )
 
 func latestBlockhash(t *testing.T, url string) core.Hash {
@@ -136,7 +137,8 @@ func TestSigVerifyAndBlockhashCheckOff(t *testing.T) {
 // surfnet_setSupply as surfpool's SDK sends it (snake_case fields): getSupply answers the fields given, the
 // others computed from the chain as before, and lists the accounts only when asked to.
 func TestSetSupplyOverJSONRPC(t *testing.T) {
-	n := startCheatNode(t, Config{})
+	// Manual production: no slot (and no vote fee burned) moves the computed circulating supply between the reads.
+	n := startCheatNode(t, Config{BlockProduction: ledger.ProduceOnRequest})
 	url := n.HTTPURL
 	type supply struct {
 		Value struct {
