@@ -44,7 +44,7 @@ func TestDiskFullHoldsTheSlotAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	fs.SetFull(true)
+	fs.SetLow(true)
 	waitFor(t, "the fault", func() bool { return l.StorageFault() != nil })
 	_, confirmed, root := l.Slots()
 	start := time.Now()
@@ -64,7 +64,7 @@ func TestDiskFullHoldsTheSlotAndResumes(t *testing.T) {
 		t.Fatal("the fault cleared while the disk is still full")
 	}
 
-	fs.SetFull(false)
+	fs.SetLow(false)
 	waitFor(t, "production to resume", func() bool { _, c, _ := l.Slots(); return c > confirmed+3 })
 	if err := l.StorageFault(); err != nil {
 		t.Fatalf("fault after space returned: %v", err)

@@ -248,7 +248,7 @@ func TestMetricsStorageFault(t *testing.T) {
 	if f := fault(); f != 0 {
 		t.Fatalf("storage fault %v on a healthy store", f)
 	}
-	fs.SetFull(true)
+	fs.SetLow(true)
 	deadline := time.Now().Add(5 * time.Second)
 	for n.Ledger.StorageFault() == nil {
 		if time.Now().After(deadline) {
@@ -259,7 +259,7 @@ func TestMetricsStorageFault(t *testing.T) {
 	if f := fault(); f != 1 {
 		t.Errorf("storage fault %v on a full disk", f)
 	}
-	fs.SetFull(false)
+	fs.SetLow(false)
 	for n.Ledger.StorageFault() != nil {
 		if time.Now().After(deadline.Add(5 * time.Second)) {
 			t.Fatal("the fault did not clear once there was room")

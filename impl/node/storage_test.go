@@ -28,7 +28,7 @@ func TestDiskFullOverJSONRPC(t *testing.T) {
 	if reply := post(t, n.HTTPURL, airdrop); !strings.Contains(reply, `"result"`) {
 		t.Fatalf("airdrop with room: %s", reply)
 	}
-	fs.SetFull(true)
+	fs.SetLow(true)
 	deadline := time.Now().Add(5 * time.Second)
 	for n.Ledger.StorageFault() == nil {
 		if time.Now().After(deadline) {
@@ -67,7 +67,7 @@ func TestDiskFullOverJSONRPC(t *testing.T) {
 	if raw := post(t, n.HTTPURL, `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["`+to+`",{"commitment":"processed"}]}`); !strings.Contains(raw, `"value":1000000000`) {
 		t.Errorf("getBalance on a full disk: %s", raw)
 	}
-	fs.SetFull(false)
+	fs.SetLow(false)
 	for n.Ledger.StorageFault() != nil {
 		if time.Now().After(deadline.Add(5 * time.Second)) {
 			t.Fatal("the fault did not clear once there was room")

@@ -14,6 +14,7 @@ import (
 type FullFS struct {
 	vfs.FS
 	full atomic.Bool
+	low  atomic.Bool
 }
 
 // NewFullFS wraps fs; the disk starts with room.
@@ -21,6 +22,12 @@ func NewFullFS(fs vfs.FS) *FullFS { return &FullFS{FS: fs} }
 
 // SetFull flips the switch.
 func (fs *FullFS) SetFull(full bool) { fs.full.Store(full) }
+
+// SetLow makes the disk report no free space while writes still succeed: a disk that fills gradually, whose
+// space check (the store's reserve) refuses a commit before pebble's own writes fail. Tests of recovery use it,
+// since SetFull can land between that check and pebble's write, which the store does not recover from until a
+// restart.
+func (fs *FullFS) SetLow(low bool) { fs.low.Store(low) }
 
 func (fs *FullFS) check(op, name string) error {
 	if fs.full.Load() {
@@ -117,11 +124,11 @@ func (f *fullFile) SyncTo(n int64) (bool, error) {
 	return f.File.SyncTo(n)
 }
 
-// GetDiskUsage reports no free space while the disk is full, else what the wrapped file system reports; a
+// GetDiskUsage reports no free space while the disk is full or low, else what the wrapped file system reports; a
 // wrapped file system that cannot tell (in memory) never can.
 func (fs *FullFS) GetDiskUsage(path string) (vfs.DiskUsage, error) {
 	u, err := fs.FS.GetDiskUsage(path)
-	if err == nil && fs.full.Load() {
+	if err == nil && (fs.full.Load() || fs.low.Load()) {
 		u.AvailBytes, u.UsedBytes = 0, u.TotalBytes
 	}
 	return u, err
