@@ -277,6 +277,9 @@ await runScenario('deploy', async () => {
     const after = await connection.getAccountInfo(pd);
     assert.equal(after.data.length, before + 10240);
     assert.equal(after.lamports, await connection.getMinimumBalanceForRentExemption(before + 10240));
+    // The loader refuses another change to the program in the slot that extended it ("Program was deployed in
+    // this block already"): the close below must land later.
+    await waitPastSlot(sig);
   });
 
   await step('getProgramAccounts: memcmp at offset 0 on 8 bytes, and on the tag and the authority', async () => {
