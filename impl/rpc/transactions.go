@@ -59,8 +59,8 @@ func encodeTxVersionErr(err error) error {
 
 // simulationValue is the value of simulateTransaction and the data of a -32002 preflight failure: every key is
 // always present, logs an array even when nothing ran. As the reference since its 3.x line, it carries the fee
-// (null when the transaction would not be processed), the balances and token balances of its accounts, and the
-// addresses its lookup tables loaded.
+// the balances and token balances of its accounts, and the addresses its lookup tables loaded (all null when the
+// transaction would not be processed).
 func simulationValue(sim *ledger.Simulation) rpcapi.SimulateTransactionValue {
 	res := sim.Result
 	logs := res.Logs
@@ -73,13 +73,15 @@ func simulationValue(sim *ledger.Simulation) rpcapi.SimulateTransactionValue {
 		UnitsConsumed:          res.ComputeUnitsConsumed,
 		LoadedAccountsDataSize: res.LoadedAccountsDataSize,
 		ReturnData:             parse.EncodeReturnData(res.ReturnData),
-		PreBalances:            sim.PreBalances,
-		PostBalances:           sim.PostBalances,
-		LoadedAddresses:        uiLoadedAddresses(sim.Loaded),
 	}
-	if res.Processed {
-		v.Fee = &res.Fee
+	// A transaction refused before it would be processed (signatures, blockhash, fee payer) has no fee, balances
+	// or loaded addresses: the reference writes null for each.
+	if !res.Processed {
+		return v
 	}
+	v.Fee = &res.Fee
+	v.LoadedAddresses = uiLoadedAddresses(sim.Loaded)
+	v.PreBalances, v.PostBalances = sim.PreBalances, sim.PostBalances
 	if sim.PreBalances != nil {
 		v.PreTokenBalances = parse.TokenBalances(sim.PreTokenBalances)
 		v.PostTokenBalances = parse.TokenBalances(sim.PostTokenBalances)
