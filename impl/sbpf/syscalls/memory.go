@@ -25,6 +25,15 @@ func newCall(vm *sbpf.VM) (call, error) {
 	return call{vm: vm, host: h, aligned: h.CheckAligned()}, nil
 }
 
+// newCharged is newCall followed by the syscall's base cost, the order every syscall starts in.
+func newCharged(vm *sbpf.VM, cost uint64) (call, error) {
+	c, err := newCall(vm)
+	if err != nil {
+		return call{}, err
+	}
+	return c, vm.Consume(cost)
+}
+
 // Type alignments of the values syscalls read and write (the reference's align_of on SBF).
 const (
 	alignU8    = 1

@@ -167,11 +167,8 @@ func (c *call) translateString(addr, n uint64) (string, error) {
 }
 
 func panic_(vm *sbpf.VM, file, n, line, column, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, n)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(n); err != nil {
 		return 0, err
 	}
 	s, err := c.translateString(file, n)
@@ -182,11 +179,8 @@ func panic_(vm *sbpf.VM, file, n, line, column, _ uint64) (uint64, error) {
 }
 
 func logString(vm *sbpf.VM, addr, n, _, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, max(CostSyscallBase, n))
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(max(CostSyscallBase, n)); err != nil {
 		return 0, err
 	}
 	s, err := c.translateString(addr, n)
@@ -198,11 +192,8 @@ func logString(vm *sbpf.VM, addr, n, _, _, _ uint64) (uint64, error) {
 }
 
 func log64(vm *sbpf.VM, a, b, c3, d, e uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostLog64)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostLog64); err != nil {
 		return 0, err
 	}
 	c.host.Log(fmt.Sprintf("Program log: %#x, %#x, %#x, %#x, %#x", a, b, c3, d, e))
@@ -210,11 +201,8 @@ func log64(vm *sbpf.VM, a, b, c3, d, e uint64) (uint64, error) {
 }
 
 func logPubkey(vm *sbpf.VM, addr, _, _, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostLogPubkey)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostLogPubkey); err != nil {
 		return 0, err
 	}
 	b, err := c.load(addr, core.PubkeyLen, alignU8)
@@ -226,11 +214,8 @@ func logPubkey(vm *sbpf.VM, addr, _, _, _, _ uint64) (uint64, error) {
 }
 
 func logComputeUnits(vm *sbpf.VM, _, _, _, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostSyscallBase)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostSyscallBase); err != nil {
 		return 0, err
 	}
 	c.host.Log(fmt.Sprintf("Program consumption: %d units remaining", vm.Remaining()))
@@ -238,11 +223,8 @@ func logComputeUnits(vm *sbpf.VM, _, _, _, _, _ uint64) (uint64, error) {
 }
 
 func logData(vm *sbpf.VM, addr, n, _, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostSyscallBase)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostSyscallBase); err != nil {
 		return 0, err
 	}
 	desc, err := c.loadSlice(addr, n, vmSliceLen, alignU64)
@@ -300,11 +282,8 @@ func (c *call) programAddressInputs(seedsAddr, nSeeds, programIDAddr uint64) ([]
 }
 
 func createProgramAddress(vm *sbpf.VM, seedsAddr, nSeeds, programIDAddr, outAddr, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostCreateProgramAddress)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostCreateProgramAddress); err != nil {
 		return 0, err
 	}
 	seeds, pid, err := c.programAddressInputs(seedsAddr, nSeeds, programIDAddr)
@@ -324,11 +303,8 @@ func createProgramAddress(vm *sbpf.VM, seedsAddr, nSeeds, programIDAddr, outAddr
 }
 
 func tryFindProgramAddress(vm *sbpf.VM, seedsAddr, nSeeds, programIDAddr, outAddr, bumpAddr uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostCreateProgramAddress)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostCreateProgramAddress); err != nil {
 		return 0, err
 	}
 	seeds, pid, err := c.programAddressInputs(seedsAddr, nSeeds, programIDAddr)
@@ -396,11 +372,8 @@ func hashSyscall(kind HashKind) sbpf.Syscall {
 }
 
 func secp256k1Recover(vm *sbpf.VM, hashAddr, recoveryID, sigAddr, outAddr, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostSecp256k1Recover)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostSecp256k1Recover); err != nil {
 		return 0, err
 	}
 	dst, err := c.store1(outAddr, 64, alignU8)
@@ -609,11 +582,8 @@ func memmoveBody(vm *sbpf.VM, dst, src, n uint64) (uint64, error) {
 }
 
 func memset(vm *sbpf.VM, dst, value, n, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, memOpCost(n))
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(memOpCost(n)); err != nil {
 		return 0, err
 	}
 	if n == 0 {
@@ -630,11 +600,8 @@ func memset(vm *sbpf.VM, dst, value, n, _, _ uint64) (uint64, error) {
 }
 
 func memcmp(vm *sbpf.VM, a, b, n, resultAddr, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, memOpCost(n))
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(memOpCost(n)); err != nil {
 		return 0, err
 	}
 	s1, err := c.loadSlice(a, n, 1, alignU8)
@@ -798,11 +765,8 @@ func getEpochStake(vm *sbpf.VM, voteAddr, _, _, _, _ uint64) (uint64, error) {
 }
 
 func setReturnData(vm *sbpf.VM, addr, n, _, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, sat.Add(n/CPIBytesPerUnit, CostSyscallBase))
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(sat.Add(n/CPIBytesPerUnit, CostSyscallBase)); err != nil {
 		return 0, err
 	}
 	if n > MaxReturnData {
@@ -823,11 +787,8 @@ func setReturnData(vm *sbpf.VM, addr, n, _, _, _ uint64) (uint64, error) {
 }
 
 func getReturnData(vm *sbpf.VM, dstAddr, n, programIDAddr, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostSyscallBase)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostSyscallBase); err != nil {
 		return 0, err
 	}
 	pid, data := c.host.ReturnData()
@@ -847,11 +808,8 @@ func getReturnData(vm *sbpf.VM, dstAddr, n, programIDAddr, _, _ uint64) (uint64,
 }
 
 func processedSiblingInstruction(vm *sbpf.VM, index, metaAddr, programIDAddr, dataAddr, accountsAddr uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostSyscallBase)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostSyscallBase); err != nil {
 		return 0, err
 	}
 	height := c.host.StackHeight()
@@ -912,11 +870,8 @@ func b2u8(b bool) byte {
 }
 
 func stackHeight(vm *sbpf.VM, _, _, _, _, _ uint64) (uint64, error) {
-	c, err := newCall(vm)
+	c, err := newCharged(vm, CostSyscallBase)
 	if err != nil {
-		return 0, err
-	}
-	if err := vm.Consume(CostSyscallBase); err != nil {
 		return 0, err
 	}
 	return c.host.StackHeight(), nil
