@@ -131,11 +131,8 @@ func (e *exec) classicInitializeMint(ix *Instruction, rentAccount bool) error {
 
 // classicInitializeAccount: owner is nil for InitializeAccount, which takes it as account 2.
 func (e *exec) classicInitializeAccount(ownerArg *core.Pubkey, rentAccount bool) error {
-	account, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mint, err := e.acct(1)
+	var account, mint *acctRef
+	err := e.accts(&account, &mint)
 	if err != nil {
 		return err
 	}
@@ -494,11 +491,8 @@ func setCOption(old, v COption[core.Pubkey]) COption[core.Pubkey] {
 }
 
 func (e *exec) classicMintTo(amount uint64, decimals *uint8) error {
-	mintRef, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
+	var mintRef, dst *acctRef
+	err := e.accts(&mintRef, &dst)
 	if err != nil {
 		return err
 	}
@@ -552,15 +546,8 @@ func (e *exec) classicMintTo(amount uint64, decimals *uint8) error {
 }
 
 func (e *exec) classicBurn(amount uint64, decimals *uint8) error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mintRef, err := e.acct(1)
-	if err != nil {
-		return err
-	}
-	auth, err := e.acct(2)
+	var src, mintRef, auth *acctRef
+	err := e.accts(&src, &mintRef, &auth)
 	if err != nil {
 		return err
 	}
@@ -621,11 +608,8 @@ func (e *exec) classicBurn(amount uint64, decimals *uint8) error {
 }
 
 func (e *exec) classicCloseAccount() error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
+	var src, dst *acctRef
+	err := e.accts(&src, &dst)
 	if err != nil {
 		return err
 	}
@@ -672,11 +656,8 @@ func (e *exec) closeInto(src, dst *acctRef) error {
 }
 
 func (e *exec) classicToggleFreeze(freeze bool) error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mintRef, err := e.acct(1)
+	var src, mintRef *acctRef
+	err := e.accts(&src, &mintRef)
 	if err != nil {
 		return err
 	}

@@ -163,6 +163,19 @@ func (e *exec) acct(i int) (*acctRef, error) {
 	return e.acctAt(e.window.base + i)
 }
 
+// accts sets each of dst to the instruction's accounts in order, from the first: the preamble of most
+// instructions (NotEnoughAccountKeys at the first that is missing).
+func (e *exec) accts(dst ...**acctRef) error {
+	for i, d := range dst {
+		r, err := e.acct(i)
+		if err != nil {
+			return err
+		}
+		*d = r
+	}
+	return nil
+}
+
 // acctAt returns the invoke context's account i.
 func (e *exec) acctAt(i int) (*acctRef, error) {
 	for len(e.refs) <= i {

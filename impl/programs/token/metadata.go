@@ -27,19 +27,8 @@ func (e *exec) processTokenMetadata(ix *Instruction) error {
 }
 
 func (e *exec) initializeTokenMetadata(ix *Instruction) error {
-	metadata, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	updateAuthority, err := e.acct(1)
-	if err != nil {
-		return err
-	}
-	mint, err := e.acct(2)
-	if err != nil {
-		return err
-	}
-	mintAuthority, err := e.acct(3)
+	var metadata, updateAuthority, mint, mintAuthority *acctRef
+	err := e.accts(&metadata, &updateAuthority, &mint, &mintAuthority)
 	if err != nil {
 		return err
 	}

@@ -337,11 +337,8 @@ func requiredAccountExtensionsOf(ms *extState) ([]ExtensionType, error) {
 }
 
 func (e *exec) initializeAccount2022(ownerArg *core.Pubkey, rentAccount bool) error {
-	account, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mint, err := e.acct(1)
+	var account, mint *acctRef
+	err := e.accts(&account, &mint)
 	if err != nil {
 		return err
 	}
@@ -758,11 +755,8 @@ func (e *exec) approve2022(amount uint64, decimals *uint8) error {
 }
 
 func (e *exec) revoke2022() error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	auth, err := e.acct(1)
+	var src, auth *acctRef
+	err := e.accts(&src, &auth)
 	if err != nil {
 		return err
 	}
@@ -924,11 +918,8 @@ func (e *exec) setAuthority2022(typ AuthorityType, newAuthority COption[core.Pub
 }
 
 func (e *exec) mintTo2022(amount uint64, decimals *uint8) error {
-	mintRef, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
+	var mintRef, dst *acctRef
+	err := e.accts(&mintRef, &dst)
 	if err != nil {
 		return err
 	}
@@ -998,11 +989,8 @@ func (e *exec) mintTo2022(amount uint64, decimals *uint8) error {
 // PermissionedBurn extension's, where the mint's permissioned burn authority co-signs (as the
 // account after the mint) and the standard burns are refused.
 func (e *exec) burn2022(amount uint64, decimals *uint8, permissioned bool) error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mintRef, err := e.acct(1)
+	var src, mintRef *acctRef
+	err := e.accts(&src, &mintRef)
 	if err != nil {
 		return err
 	}
@@ -1128,11 +1116,8 @@ func isZero(b []byte) bool {
 }
 
 func (e *exec) closeAccount2022() error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
+	var src, dst *acctRef
+	err := e.accts(&src, &dst)
 	if err != nil {
 		return err
 	}
@@ -1195,11 +1180,8 @@ func (e *exec) closeAccount2022() error {
 }
 
 func (e *exec) toggleFreeze2022(freeze bool) error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mintRef, err := e.acct(1)
+	var src, mintRef *acctRef
+	err := e.accts(&src, &mintRef)
 	if err != nil {
 		return err
 	}
@@ -1394,15 +1376,8 @@ func (e *exec) initializeMintExtension(t ExtensionType, set func(v []byte) error
 }
 
 func (e *exec) reallocate2022(newTypes []ExtensionType) error {
-	account, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	payer, err := e.acct(1)
-	if err != nil {
-		return err
-	}
-	system, err := e.acct(2)
+	var account, payer, system *acctRef
+	err := e.accts(&account, &payer, &system)
 	if err != nil {
 		return err
 	}

@@ -64,11 +64,8 @@ func (e *exec) processTransferFeeExtension(rest []byte) error {
 func feeConfig(ms *extState) ([]byte, error) { return ms.extension(ExtTransferFeeConfig) }
 
 func (e *exec) withdrawWithheldFromMint() error {
-	mintRef, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
+	var mintRef, dst *acctRef
+	err := e.accts(&mintRef, &dst)
 	if err != nil {
 		return err
 	}
@@ -147,11 +144,8 @@ func (e *exec) logHarvestError(i int, err TokenError) {
 }
 
 func (e *exec) withdrawWithheldFromAccounts(numTokenAccounts int) error {
-	mintRef, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
+	var mintRef, dst *acctRef
+	err := e.accts(&mintRef, &dst)
 	if err != nil {
 		return err
 	}

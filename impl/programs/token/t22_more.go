@@ -87,11 +87,8 @@ func systemAssign(account, owner core.Pubkey) core.Instruction {
 // signing for its program address, then writes the wrapped SOL mint (9 decimals, no
 // authorities).
 func (e *exec) createNativeMint() error {
-	payer, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	native, err := e.acct(1)
+	var payer, native *acctRef
+	err := e.accts(&payer, &native)
 	if err != nil {
 		return err
 	}
@@ -131,15 +128,8 @@ func (e *exec) createNativeMint() error {
 // rent-exempt reserve to the destination, with the account's owner, the mint's authority (or
 // the mint itself when it has none) or the multisig's signers as authority.
 func (e *exec) withdrawExcessLamports() error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
-	if err != nil {
-		return err
-	}
-	auth, err := e.acct(2)
+	var src, dst, auth *acctRef
+	err := e.accts(&src, &dst, &auth)
 	if err != nil {
 		return err
 	}
@@ -191,15 +181,8 @@ func (e *exec) withdrawExcessLamports() error {
 // unwrapLamports takes amount (all when none) of a wrapped SOL account's tokens out as
 // lamports to the destination, by its owner or delegate.
 func (e *exec) unwrapLamports(opt COption[uint64]) error {
-	src, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	dst, err := e.acct(1)
-	if err != nil {
-		return err
-	}
-	auth, err := e.acct(2)
+	var src, dst, auth *acctRef
+	err := e.accts(&src, &dst, &auth)
 	if err != nil {
 		return err
 	}
@@ -470,11 +453,8 @@ func (e *exec) checkMintAuthoritySigned(mintIdx, authIdx int, t ExtensionType, m
 }
 
 func (e *exec) initializeGroup(ix *groupInstruction) error {
-	group, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mintRef, err := e.acct(1)
+	var group, mintRef *acctRef
+	err := e.accts(&group, &mintRef)
 	if err != nil {
 		return err
 	}
@@ -555,11 +535,8 @@ func (e *exec) updateGroup(ix *groupInstruction) error {
 }
 
 func (e *exec) initializeMember() error {
-	member, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	memberMint, err := e.acct(1)
+	var member, memberMint *acctRef
+	err := e.accts(&member, &memberMint)
 	if err != nil {
 		return err
 	}
@@ -951,15 +928,8 @@ func (e *exec) processConfidentialTransferExtension(rest []byte) error {
 }
 
 func (e *exec) approveConfidentialAccount() error {
-	account, err := e.acct(0)
-	if err != nil {
-		return err
-	}
-	mintRef, err := e.acct(1)
-	if err != nil {
-		return err
-	}
-	auth, err := e.acct(2)
+	var account, mintRef, auth *acctRef
+	err := e.accts(&account, &mintRef, &auth)
 	if err != nil {
 		return err
 	}
