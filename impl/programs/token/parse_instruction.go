@@ -39,6 +39,17 @@ func (t tokenIx) need(n int) error {
 	return nil
 }
 
+// needSized is need(n) and then data of exactly size bytes (ErrNotParsable otherwise), in that order.
+func (t tokenIx) needSized(data []byte, n, size int) error {
+	if err := t.need(n); err != nil {
+		return err
+	}
+	if len(data) != size {
+		return runtime.ErrNotParsable
+	}
+	return nil
+}
+
 // info returns the info map with the accounts at the leading positions under the given names.
 func (t tokenIx) info(names ...string) map[string]any {
 	m := make(map[string]any, len(names)+3)
@@ -602,22 +613,16 @@ func (t tokenIx) parseInterestBearing(data []byte) (any, error) {
 	}
 	switch data[0] {
 	case 0:
-		if err := t.need(1); err != nil {
+		if err := t.needSized(data, 1, 1+34); err != nil {
 			return nil, err
-		}
-		if len(data) != 1+34 {
-			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["rateAuthority"] = optKey(nonZeroKey(data[1:33]))
 		info["rate"] = int16(binary.LittleEndian.Uint16(data[33:]))
 		return jsonparsed.Typed("initializeInterestBearingConfig", info), nil
 	case 1:
-		if err := t.need(2); err != nil {
+		if err := t.needSized(data, 2, 1+2); err != nil {
 			return nil, err
-		}
-		if len(data) != 1+2 {
-			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["newRate"] = int16(binary.LittleEndian.Uint16(data[1:]))
@@ -636,11 +641,8 @@ func (t tokenIx) parsePointer(data []byte, name, addressKey string) (any, error)
 	}
 	switch data[0] {
 	case 0:
-		if err := t.need(1); err != nil {
+		if err := t.needSized(data, 1, 1+64); err != nil {
 			return nil, err
-		}
-		if len(data) != 1+64 {
-			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		if k := nonZeroKey(data[1:33]); k != nil {
@@ -651,11 +653,8 @@ func (t tokenIx) parsePointer(data []byte, name, addressKey string) (any, error)
 		}
 		return jsonparsed.Typed("initialize"+name, info), nil
 	case 1:
-		if err := t.need(2); err != nil {
+		if err := t.needSized(data, 2, 1+32); err != nil {
 			return nil, err
-		}
-		if len(data) != 1+32 {
-			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		if k := nonZeroKey(data[1:33]); k != nil {
@@ -675,22 +674,16 @@ func (t tokenIx) parseScaledUiAmount(data []byte) (any, error) {
 	}
 	switch data[0] {
 	case 0:
-		if err := t.need(1); err != nil {
+		if err := t.needSized(data, 1, 1+40); err != nil {
 			return nil, err
-		}
-		if len(data) != 1+40 {
-			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["authority"] = optKey(nonZeroKey(data[1:33]))
 		info["multiplier"] = RustF64Display(math.Float64frombits(binary.LittleEndian.Uint64(data[33:])))
 		return jsonparsed.Typed("initializeScaledUiAmountConfig", info), nil
 	case 1:
-		if err := t.need(2); err != nil {
+		if err := t.needSized(data, 2, 1+16); err != nil {
 			return nil, err
-		}
-		if len(data) != 1+16 {
-			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["newMultiplier"] = RustF64Display(math.Float64frombits(binary.LittleEndian.Uint64(data[1:])))
@@ -708,11 +701,8 @@ func (t tokenIx) parsePausable(data []byte) (any, error) {
 	}
 	switch data[0] {
 	case 0:
-		if err := t.need(1); err != nil {
+		if err := t.needSized(data, 1, 1+32); err != nil {
 			return nil, err
-		}
-		if len(data) != 1+32 {
-			return nil, runtime.ErrNotParsable
 		}
 		info := t.info("mint")
 		info["authority"] = optKey(nonZeroKey(data[1:33]))
