@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"ledgerd/conformance/npmdeps"
+	"ledgerd/conformance/realelf"
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/ledger"
@@ -85,30 +86,9 @@ type (
 		Tx         string      `json:"tx"`
 		Watch      []string    `json:"watch"`
 	}
-	accountJSON struct {
-		Address    string `json:"address"`
-		Exists     bool   `json:"exists"`
-		Lamports   string `json:"lamports"`
-		Owner      string `json:"owner,omitempty"`
-		Executable bool   `json:"executable"`
-		Data       string `json:"data"`
-	}
-	resultJSON struct {
-		Name  string           `json:"name"`
-		Steps []stepResultJSON `json:"steps"`
-	}
-	stepResultJSON struct {
-		Err          json.RawMessage `json:"err"`
-		ErrDebug     string          `json:"errDebug"`
-		Fee          string          `json:"fee"`
-		ComputeUnits string          `json:"computeUnits"`
-		Logs         []string        `json:"logs"`
-		ReturnData   *struct {
-			ProgramID string `json:"programId"`
-			Data      string `json:"data"`
-		} `json:"returnData"`
-		Accounts []accountJSON `json:"accounts"`
-	}
+	accountJSON    = realelf.WireAccount
+	resultJSON     = realelf.WireScenarioResult
+	stepResultJSON = realelf.WireStepResult
 )
 
 // outcome is what one step did on ledgerd's side.

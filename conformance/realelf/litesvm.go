@@ -124,7 +124,7 @@ type (
 		Name     string        `json:"name"`
 		Programs []programJSON `json:"programs"`
 		Features *featuresJSON `json:"features,omitempty"`
-		Accounts []accountJSON `json:"accounts"`
+		Accounts []WireAccount `json:"accounts"`
 		Steps    []stepJSON    `json:"steps"`
 	}
 	programJSON struct {
@@ -143,7 +143,9 @@ type (
 		Tx         string       `json:"tx"`
 		Watch      []string     `json:"watch,omitempty"`
 	}
-	accountJSON struct {
+	// WireAccount, WireScenarioResult and WireStepResult are the JSON the runner script (conformance/parity's
+	// litesvm_run.mjs) reads and writes; the parity tests decode the same script's output with them.
+	WireAccount struct {
 		Address    string `json:"address"`
 		Exists     bool   `json:"exists"`
 		Lamports   string `json:"lamports"`
@@ -151,11 +153,11 @@ type (
 		Executable bool   `json:"executable"`
 		Data       string `json:"data"`
 	}
-	resultJSON struct {
+	WireScenarioResult struct {
 		Name  string           `json:"name"`
-		Steps []stepResultJSON `json:"steps"`
+		Steps []WireStepResult `json:"steps"`
 	}
-	stepResultJSON struct {
+	WireStepResult struct {
 		Err          json.RawMessage `json:"err"`
 		ErrDebug     string          `json:"errDebug"`
 		Fee          string          `json:"fee"`
@@ -165,7 +167,7 @@ type (
 			ProgramID string `json:"programId"`
 			Data      string `json:"data"`
 		} `json:"returnData"`
-		Accounts []accountJSON `json:"accounts"`
+		Accounts []WireAccount `json:"accounts"`
 	}
 )
 
@@ -215,7 +217,7 @@ func (o *Oracle) corpus(dir string, scenarios []Scenario) (corpusJSON, error) {
 		} else if sc.UnixTimestamp != scenarios[0].UnixTimestamp {
 			return c, fmt.Errorf("scenario %q: every scenario of one run must share UnixTimestamp", sc.Name)
 		}
-		sj := scenarioJSON{Name: sc.Name, Programs: []programJSON{}, Accounts: []accountJSON{}, Steps: []stepJSON{}}
+		sj := scenarioJSON{Name: sc.Name, Programs: []programJSON{}, Accounts: []WireAccount{}, Steps: []stepJSON{}}
 		for _, p := range sc.Programs {
 			path, ok := elfs[p.SHA256]
 			if !ok || p.SHA256 == ([32]byte{}) {
@@ -234,7 +236,7 @@ func (o *Oracle) corpus(dir string, scenarios []Scenario) (corpusJSON, error) {
 			sj.Features = &featuresJSON{Activate: keyStrings(sc.Activate), Deactivate: keyStrings(sc.Deactivate)}
 		}
 		for _, a := range sc.Accounts {
-			sj.Accounts = append(sj.Accounts, accountJSON{Address: a.Address.String(), Exists: true,
+			sj.Accounts = append(sj.Accounts, WireAccount{Address: a.Address.String(), Exists: true,
 				Lamports: strconv.FormatUint(a.Lamports, 10), Owner: a.Owner.String(), Executable: a.Executable,
 				Data: base64.StdEncoding.EncodeToString(a.Data)})
 		}
@@ -281,7 +283,7 @@ func keyStrings(keys []core.Pubkey) []string {
 }
 
 func decodeResults(raw []byte, scenarios []Scenario) ([][]Result, error) {
-	var rs []resultJSON
+	var rs []WireScenarioResult
 	if err := json.Unmarshal(raw, &rs); err != nil {
 		return nil, err
 	}
@@ -325,7 +327,7 @@ func decodeResults(raw []byte, scenarios []Scenario) ([][]Result, error) {
 	return out, nil
 }
 
-func decodeAccount(a accountJSON) (Account, error) {
+func decodeAccount(a WireAccount) (Account, error) {
 	var acc Account
 	var err error
 	if acc.Address, err = core.ParsePubkey(a.Address); err != nil {
