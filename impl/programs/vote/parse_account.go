@@ -4,30 +4,44 @@ import (
 	"encoding/binary"
 	"strconv"
 
+	"github.com/mr-tron/base58"
+
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/bincode"
 	"ledgerd/impl/runtime"
 )
 
 // accountParser shows vote accounts under jsonParsed as the reference's parse_vote does:
-// {"type": "vote", "info": UiVoteState}, credits as decimal strings, every other number as a
-// number.
+// {"type": "vote", "info": UiVoteState}, credits and pending rewards as decimal strings, every
+// other number as a number.
 var accountParser = &runtime.AccountParser{Program: "vote", Parse: parseVoteAccount}
 
-func parseVoteAccount(_ core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
-	var s *State
-	var err error
-	if len(data) >= 4 && Version(binary.LittleEndian.Uint32(data)) == versionV4 {
-		s, err = decodeV4(data)
-	} else {
-		s, err = Decode(data)
-	}
+// stateV4 is a vote state as the reference's parser sees every layout: read into SIMD-0185's V4
+// fields, whatever version the account holds (VoteStateV4::deserialize).
+type stateV4 struct {
+	State
+	InflationRewardsCollector     core.Pubkey
+	BlockRevenueCollector         core.Pubkey
+	InflationRewardsCommissionBps uint16
+	BlockRevenueCommissionBps     uint16
+	PendingDelegatorRewards       uint64
+	BLSPubkeyCompressed           *[blsPubkeySize]byte
+}
+
+// parseVoteAccount shows every vote state in the V4 shape, as the reference's parser does since
+// it reads all of them as V4: a 1.14.11 or V3 state gets the defaults SIMD-0185 gives an account
+// converted to V4 (inflation rewards to the vote account itself at the commission in basis points,
+// block revenue to the node at 100%, nothing pending, no BLS key), loses its prior voters, and its
+// votes read with latency 0 where the layout has none. The 0.23.5 layout is not parsable there
+// (VoteStateV4 refuses it), so such an account falls back to base64.
+func parseVoteAccount(pubkey core.Pubkey, data []byte, _ runtime.AccountLookup) (any, error) {
+	s, err := decodeAsV4(pubkey, data)
 	if err != nil {
 		return nil, err
 	}
 	votes := make([]any, len(s.Votes))
 	for i, v := range s.Votes {
-		votes[i] = map[string]any{"slot": v.Slot, "confirmationCount": v.ConfirmationCount}
+		votes[i] = map[string]any{"latency": v.Latency, "slot": v.Slot, "confirmationCount": v.ConfirmationCount}
 	}
 	voters := make([]any, len(s.AuthorizedVoters))
 	for i, v := range s.AuthorizedVoters {
@@ -38,51 +52,55 @@ func parseVoteAccount(_ core.Pubkey, data []byte, _ runtime.AccountLookup) (any,
 		credits[i] = map[string]any{"epoch": c.Epoch, "credits": strconv.FormatUint(c.Credits, 10),
 			"previousCredits": strconv.FormatUint(c.PrevCredits, 10)}
 	}
-	var root any
+	var root, bls any
 	if s.RootSlot != nil {
 		root = *s.RootSlot
+	}
+	if s.BLSPubkeyCompressed != nil {
+		bls = base58.Encode(s.BLSPubkeyCompressed[:])
 	}
 	return map[string]any{"type": "vote", "info": map[string]any{
 		"nodePubkey":           s.NodePubkey.String(),
 		"authorizedWithdrawer": s.AuthorizedWithdrawer.String(),
-		"commission":           s.Commission,
-		"votes":                votes,
-		"rootSlot":             root,
-		"authorizedVoters":     voters,
-		"priorVoters":          priorVoters(s, data),
-		"epochCredits":         credits,
-		"lastTimestamp":        map[string]any{"slot": s.LastTimestamp.Slot, "timestamp": s.LastTimestamp.Timestamp},
+		// The percentage older clients read: the basis points over 100, cast to a byte as the
+		// reference casts it (a V4 account may hold more than 25,500).
+		"commission":                    uint8(s.InflationRewardsCommissionBps / 100),
+		"votes":                         votes,
+		"rootSlot":                      root,
+		"authorizedVoters":              voters,
+		"priorVoters":                   []any{}, // V4 keeps none
+		"epochCredits":                  credits,
+		"lastTimestamp":                 map[string]any{"slot": s.LastTimestamp.Slot, "timestamp": s.LastTimestamp.Timestamp},
+		"inflationRewardsCommissionBps": s.InflationRewardsCommissionBps,
+		"inflationRewardsCollector":     s.InflationRewardsCollector.String(),
+		"blockRevenueCollector":         s.BlockRevenueCollector.String(),
+		"blockRevenueCommissionBps":     s.BlockRevenueCommissionBps,
+		"pendingDelegatorRewards":       strconv.FormatUint(s.PendingDelegatorRewards, 10),
+		"blsPubkeyCompressed":           bls,
 	}}, nil
 }
 
-// priorVoters lists the prior voters buffer in storage order (not the order they were
-// replaced in), skipping unused entries, whose key is all zeros, as the reference does.
-func priorVoters(s *State, data []byte) []any {
-	out := []any{}
-	add := func(k core.Pubkey, start, end uint64) {
-		if k != (core.Pubkey{}) {
-			out = append(out, map[string]any{"authorizedPubkey": k.String(),
-				"epochOfLastAuthorizedSwitch": start, "targetEpoch": end})
+// decodeAsV4 reads data of the vote account at pubkey into the V4 fields.
+func decodeAsV4(pubkey core.Pubkey, data []byte) (*stateV4, error) {
+	if len(data) < 4 {
+		return nil, ErrInvalidAccountData
+	}
+	switch Version(binary.LittleEndian.Uint32(data)) {
+	case Version1_14_11, VersionCurrent:
+		s, err := Decode(data)
+		if err != nil {
+			return nil, err
 		}
+		return &stateV4{State: *s,
+			InflationRewardsCollector:     pubkey,
+			BlockRevenueCollector:         s.NodePubkey,
+			InflationRewardsCommissionBps: uint16(s.Commission) * 100,
+			BlockRevenueCommissionBps:     maxCommissionBps,
+		}, nil
+	case versionV4:
+		return decodeV4(data)
 	}
-	if s.Version == versionV4 {
-		return out // V4 keeps no prior voters
-	}
-	if s.Version != Version0_23_5 {
-		for _, p := range s.PriorVoters.Buf {
-			add(p.Pubkey, p.EpochStart, p.EpochEnd)
-		}
-		return out
-	}
-	// The 0.23.5 layout keeps (key, start, end, slot) entries after the tag, the node key, the
-	// voter and its epoch; Decode does not carry them over, so they are read here (Decode
-	// succeeded, so the data holds them).
-	const at, entry = 4 + 32 + 32 + 8, 32 + 8 + 8 + 8
-	for i := range MaxPriorVoters {
-		b := data[at+i*entry:]
-		add(core.Pubkey(b[:32]), binary.LittleEndian.Uint64(b[32:]), binary.LittleEndian.Uint64(b[40:]))
-	}
-	return out
+	return nil, ErrInvalidAccountData // 0.23.5 and unknown tags
 }
 
 // versionV4 is the VoteStateVersions tag of the SIMD-0185 layout, which ledgerd's vote program
@@ -92,24 +110,32 @@ const versionV4 Version = 3
 // blsPubkeySize is the size of V4's optional compressed BLS public key.
 const blsPubkeySize = 48
 
-// decodeV4 reads a V4 vote state into the fields the parser shows: commission is the
-// inflation rewards commission in basis points divided by 100, cast to a byte as the reference
-// casts it; the collectors, block revenue commission, pending rewards and BLS key are read past.
-func decodeV4(data []byte) (*State, error) {
+// maxCommissionBps is 100% in basis points, the block revenue commission SIMD-0185 gives an
+// account converted to V4.
+const maxCommissionBps = 10_000
+
+// decodeV4 reads a V4 vote state: after the node and withdrawer, the two collectors, the two
+// commissions in basis points, the pending delegator rewards and the optional BLS key, then the
+// V3 fields without the prior voters.
+func decodeV4(data []byte) (*stateV4, error) {
 	r := bincode.NewReader(data)
 	r.U32()
-	s := &State{Version: versionV4}
+	s := &stateV4{State: State{Version: versionV4}}
 	s.NodePubkey = r.Pubkey()
 	s.AuthorizedWithdrawer = r.Pubkey()
-	r.Pubkey() // inflation rewards collector
-	r.Pubkey() // block revenue collector
-	bps := uint16(r.U8()) | uint16(r.U8())<<8
-	s.Commission = uint8(bps / 100)
-	r.Skip(2 + 8)   // block revenue commission, pending delegator rewards
+	s.InflationRewardsCollector = r.Pubkey()
+	s.BlockRevenueCollector = r.Pubkey()
+	s.InflationRewardsCommissionBps = uint16(r.U8()) | uint16(r.U8())<<8
+	s.BlockRevenueCommissionBps = uint16(r.U8()) | uint16(r.U8())<<8
+	s.PendingDelegatorRewards = r.U64()
 	switch r.U8() { // Option<[u8; 48]>
 	case 0:
 	case 1:
-		r.Skip(blsPubkeySize)
+		var k [blsPubkeySize]byte
+		for i := range k {
+			k[i] = r.U8()
+		}
+		s.BLSPubkeyCompressed = &k
 	default:
 		r.Fail()
 	}
