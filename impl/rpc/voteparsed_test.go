@@ -114,7 +114,7 @@ func TestVoteAccountJSONParsedWhileVoting(t *testing.T) {
 		info := d.Parsed.Info
 		if info.RootSlot != nil && len(info.EpochCredits) > 0 && len(info.Votes) > 0 {
 			v, c := info.Votes[0], info.EpochCredits[0]
-			if len(v) != 2 || !isNumber(v["slot"]) || !isNumber(v["confirmationCount"]) || len(c) != 3 || !isNumber(c["epoch"]) ||
+			if len(v) != 3 || !isNumber(v["slot"]) || !isNumber(v["confirmationCount"]) || !isNumber(v["latency"]) || len(c) != 3 || !isNumber(c["epoch"]) ||
 				!isString(c["credits"]) || !isString(c["previousCredits"]) || !isNumber(info.LastTimestamp["slot"]) ||
 				!isNumber(info.LastTimestamp["timestamp"]) || string(info.LastTimestamp["slot"]) == "0" {
 				t.Fatalf("vote account shapes: %s", b)
