@@ -36,6 +36,7 @@ func TestGenesisProgramAccounts(t *testing.T) {
 		native(core.Ed25519ProgramID, "ed25519_program"),
 		native(core.Secp256k1ProgramID, "secp256k1_program"),
 		native(core.Secp256r1ProgramID, "secp256r1_program"),
+		native(core.MustParsePubkey("ZkE1Gama1Proof11111111111111111111111111111"), "zk_elgamal_proof_program"),
 		deployed(core.MemoV1ProgramID, core.BPFLoaderDeprecatedProgramID, "spl_memo-1.0.0 (native)"),
 		deployed(core.MemoProgramID, core.BPFLoaderProgramID, "spl_memo-3.0.0 (native)"),
 		deployed(core.TokenProgramID, core.BPFLoaderProgramID, "spl_token-3.5.0 (native)"),

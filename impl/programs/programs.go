@@ -20,6 +20,7 @@ import (
 	"ledgerd/impl/programs/sysvar"
 	"ledgerd/impl/programs/token"
 	"ledgerd/impl/programs/vote"
+	"ledgerd/impl/programs/zkproof"
 	"ledgerd/impl/runtime"
 )
 
@@ -27,7 +28,7 @@ import (
 // owners of accounts that are not programs. It is a new slice on each call.
 func All() []runtime.Module {
 	return slices.Concat(
-		[]runtime.Module{system.Module, vote.Module, stake.Module, config.Module, computebudget.Module},
+		[]runtime.Module{system.Module, vote.Module, stake.Module, config.Module, computebudget.Module, zkproof.Module},
 		loader.Modules,
 		precompile.Modules,
 		memo.Modules,
