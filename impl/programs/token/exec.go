@@ -16,15 +16,18 @@ type (
 	Program2022 struct{}
 )
 
-// Modules are both token programs as the node assembles them, run natively: SPL Token owned
-// by BPF loader 2 and Token-2022 by the upgradeable loader, as on mainnet.
+// Modules are both token programs as the node assembles them, run natively, each at genesis an
+// upgradeable-loader program (a program account pointing at its program data, deployed at slot 0
+// with the zero address as authority), as the reference's test validator installs them: since its
+// 4.1 program binaries, SPL Token's id holds p-token under the upgradeable loader, as Token-2022's
+// holds Token-2022.
 var Modules = []runtime.Module{
 	{
 		ID:               ProgramID,
 		Name:             "spl-token",
 		Kind:             runtime.OnChain,
 		Program:          Program{},
-		Genesis:          runtime.Deployment{Loader: core.BPFLoaderProgramID, Data: "spl_token-3.5.0 (native)"},
+		Genesis:          runtime.Deployment{Loader: core.BPFLoaderUpgradeableProgramID},
 		ParseAccount:     &runtime.AccountParser{Program: "spl-token", Parse: parseTokenAccount},
 		ParseInstruction: instructionParser,
 	},
@@ -33,7 +36,7 @@ var Modules = []runtime.Module{
 		Name:             "spl-token-2022",
 		Kind:             runtime.OnChain,
 		Program:          Program2022{},
-		Genesis:          runtime.Deployment{Loader: core.BPFLoaderUpgradeableProgramID, Data: "spl_token_2022 (native)"},
+		Genesis:          runtime.Deployment{Loader: core.BPFLoaderUpgradeableProgramID},
 		ParseAccount:     &runtime.AccountParser{Program: "spl-token-2022", Parse: parseTokenAccount},
 		ParseInstruction: instructionParser,
 	},
