@@ -28,6 +28,7 @@ type Bank struct {
 	hashes *hashSnapshot
 	st     *store.Store
 	fault  *faultState // where a failed store read is reported
+	fork   *fork       // where an account the ledger never held is read from (nil: nowhere; fork.go)
 
 	mu        sync.RWMutex
 	overlay   map[core.Pubkey]runtime.Account // nil once persisted
@@ -160,44 +161,52 @@ func (b *Bank) GetAccount(k core.Pubkey) (runtime.Account, bool) {
 // Account is GetAccount with the store's failure: a *StorageError, never an account that merely reads as
 // missing.
 func (b *Bank) Account(k core.Pubkey) (runtime.Account, bool, error) {
+	a, ok, held, err := b.localAccount(k)
+	if ok || held || err != nil || b.fork == nil {
+		return a, ok, err
+	}
+	return b.fork.miss(b, k)
+}
+
+// localAccount is Account from the bank's own state; held reports whether the ledger holds a version of the
+// account (a deleted one too) at or below the bank's slot, so a fork asks no one else about it.
+func (b *Bank) localAccount(k core.Pubkey) (a runtime.Account, ok, held bool, err error) {
 	if core.IsSysvarID(k) {
 		if a, ok := b.ExecEnv().SysvarAccount(k); ok {
-			return a, true, nil
+			return a, true, true, nil
 		}
 	}
 	b.mu.RLock()
 	ov := b.overlay
-	var (
-		a  runtime.Account
-		in bool
-	)
+	var in bool
 	if ov != nil {
 		a, in = ov[k]
 	}
 	b.mu.RUnlock()
 	if in {
-		return a, a.Lamports > 0, nil
+		return a, a.Lamports > 0, true, nil
 	}
 	at := b.Slot
 	if ov != nil {
 		at = b.ParentSlot
 		if b.Slot == 0 {
-			return runtime.Account{}, false, nil
+			return runtime.Account{}, false, false, nil
 		}
 	}
 	return b.readStore(k, at)
 }
 
 // readStore reads the version of k at slot at. A failure is reported to the ledger's fault state.
-func (b *Bank) readStore(k core.Pubkey, at uint64) (runtime.Account, bool, error) {
-	sa, _, found, err := b.st.GetAccount(store.Pubkey(k), at)
+func (b *Bank) readStore(k core.Pubkey, at uint64) (a runtime.Account, ok, held bool, err error) {
+	sa, slot, found, err := b.st.GetAccount(store.Pubkey(k), at)
 	if err != nil {
-		return runtime.Account{}, false, b.fault.report(err)
+		return runtime.Account{}, false, false, b.fault.report(err)
 	}
 	if !found || sa.Lamports == 0 {
-		return runtime.Account{}, false, nil
+		// A deletion's version names its slot; no version at all names none (genesis writes no deletions).
+		return runtime.Account{}, false, found || slot != 0, nil
 	}
-	return fromStore(sa), true, nil
+	return fromStore(sa), true, true, nil
 }
 
 // errSource is a bank as the account source of one execution: it keeps the first store failure, so the

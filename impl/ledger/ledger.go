@@ -61,6 +61,8 @@ type Config struct {
 	VerifyLedger bool
 	// BlockProduction is when slots end (modes.go); the zero value is on the clock.
 	BlockProduction BlockProduction
+	// Fork, when set, makes the ledger a lazy fork of another cluster (fork.go).
+	Fork *ForkConfig
 }
 
 // Defaults.
@@ -169,6 +171,8 @@ type Ledger struct {
 	recorder *slotRecorder // nil with StoreInMemory
 
 	dev devState // block production controls, time travel and snapshots (modes.go, revert.go)
+
+	fork *fork // nil unless the ledger forks another cluster (fork.go)
 }
 
 // Open opens (or creates) the chain in cfg.Dir and starts producing slots (unless cfg.Paused).
@@ -241,6 +245,13 @@ func Open(cfg Config) (*Ledger, error) {
 		stopped:     make(chan struct{}),
 		perf:        newPerfSampler(),
 		dev:         newDevState(),
+	}
+	if cfg.Fork != nil {
+		if cfg.Fork.Source == nil {
+			st.Close()
+			return nil, errNoForkSource
+		}
+		l.fork = newFork(l, cfg.Fork)
 	}
 	l.baseEnv = runtime.DefaultEnv(core.Hash{}, cfg.Programs)
 	l.baseEnv.EpochSchedule = schedule
@@ -526,7 +537,7 @@ func (l *Ledger) bankFromInfo(info *BlockInfo, before, after *hashSnapshot) *Ban
 	b := &Bank{
 		Slot: info.Slot, ParentSlot: info.ParentSlot, BlockHeight: info.BlockHeight,
 		ParentHash: info.PreviousBlockhash, Hash: info.Blockhash, BlockTime: info.BlockTime,
-		Epoch: l.schedule.GetEpoch(info.Slot), hashes: after, st: l.st, fault: l.fault, frozen: true,
+		Epoch: l.schedule.GetEpoch(info.Slot), hashes: after, st: l.st, fault: l.fault, fork: l.fork, frozen: true,
 		txCount: info.TransactionCount, capital: info.Capitalization, blockMin: feeUnset,
 	}
 	b.Env = buildEnv(l.baseEnv, l.clock(info.Slot, info.BlockTime, info.EpochStartTimestamp), info.PreviousBlockhash, before,
@@ -561,7 +572,7 @@ func (l *Ledger) newBank(parent *Bank, hs *hashSnapshot) *Bank {
 	l.slotHistory.Add(slot)
 	b := &Bank{
 		Slot: slot, ParentSlot: parent.Slot, BlockHeight: parent.BlockHeight + 1, ParentHash: parent.Hash,
-		BlockTime: now, Epoch: l.schedule.GetEpoch(slot), hashes: hs, st: l.st, fault: l.fault,
+		BlockTime: now, Epoch: l.schedule.GetEpoch(slot), hashes: hs, st: l.st, fault: l.fault, fork: l.fork,
 		overlay: make(map[core.Pubkey]runtime.Account), txCount: parent.txCount, capital: parent.capital,
 		minFee: make(map[core.Pubkey]uint64), blockMin: feeUnset,
 	}

@@ -99,6 +99,12 @@ func (l *Ledger) ExecuteResolved(ctx context.Context, tx *core.Transaction, lk *
 	if err := l.writeRefused(); err != nil {
 		return nil, err // at once: the producer would refuse it
 	}
+	if l.fork != nil {
+		// Asked here, not on the producer's goroutine, so a slow remote holds up this transaction only.
+		if err := l.fork.prefetchMessage(l.Bank(Processed), &tx.Message); err != nil {
+			return nil, err
+		}
+	}
 	s := &submission{tx: tx, lookups: lk, result: make(chan *Executed, 1)}
 	select {
 	case l.submit <- s:
@@ -124,6 +130,9 @@ func (l *Ledger) ExecuteResolved(ctx context.Context, tx *core.Transaction, lk *
 // execute runs one submission in the working bank and records it when it is processed.
 func (l *Ledger) execute(s *submission) {
 	b := l.working
+	if l.fork != nil {
+		l.fork.materialize(b)
+	}
 	if err := l.writeRefused(); err != nil || l.pending != nil {
 		if err == nil { // a frozen slot waits for the store; only a fault holds it there
 			err = &StorageError{Err: errors.New("the last slot is not yet persisted")}
@@ -232,6 +241,9 @@ func blockhash(parent core.Hash, slot uint64, sigs []core.Signature) core.Hash {
 // accounts, block and transactions; then the commitment levels move and the next bank opens.
 func (l *Ledger) freeze() {
 	b := l.working
+	if l.fork != nil {
+		l.fork.materialize(b) // the accounts fetched since the last transaction belong to this slot
+	}
 	b.mu.RLock()
 	entries := b.entries
 	b.mu.RUnlock()
@@ -406,5 +418,14 @@ func (l *Ledger) persist(b *Bank, info *BlockInfo, overlay map[core.Pubkey]runti
 		batch.SetMeta(metaStakeHistory, b.stakeHistory)
 	}
 	batch.SetMetaU64(metaTip, b.Slot)
-	return batch.Commit(true)
+	if l.fork != nil {
+		l.fork.addToBatch(batch, b.Slot, overlay)
+	}
+	if err := batch.Commit(true); err != nil {
+		return err
+	}
+	if l.fork != nil {
+		l.fork.committed(b.Slot)
+	}
+	return nil
 }

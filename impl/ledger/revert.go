@@ -154,6 +154,9 @@ func (l *Ledger) revertTo(snap chainSnapshot) error {
 	if snap.stakeHistory != nil {
 		metas[metaStakeHistory] = snap.stakeHistory
 	}
+	if l.fork != nil {
+		l.fork.revertAbove(s, metas)
+	}
 	reverted, err := l.st.RevertAbove(s, txs, metas)
 	if err != nil {
 		return l.fault.report(err)
@@ -169,7 +172,7 @@ func (l *Ledger) revertTo(snap chainSnapshot) error {
 	fresh := &Ledger{
 		Genesis: l.Genesis, cfg: l.cfg, log: l.log, st: l.st, fault: l.fault, baseEnv: l.baseEnv,
 		schedule: l.schedule, depth: l.depth, banks: make(map[uint64]*Bank), status: newStatusCache(),
-		queue: newBlockhashQueue(), slotHistory: sysvar.NewSlotHistory(), perf: l.perf,
+		queue: newBlockhashQueue(), slotHistory: sysvar.NewSlotHistory(), perf: l.perf, fork: l.fork,
 	}
 	fresh.dev.timeOffset.Store(l.dev.timeOffset.Load())
 	if err := fresh.restore(s); err != nil {

@@ -39,6 +39,11 @@ func (l *Ledger) Simulate(bank *Bank, tx *core.Transaction, replaceBlockhash boo
 		sim.ReplacementBlockhash = &h
 		sim.LastValidBlockHeight, _ = bank.LastValidBlockHeight(h)
 	}
+	if l.fork != nil {
+		if err := l.fork.prefetchMessage(bank, &tx.Message); err != nil {
+			return nil, err
+		}
+	}
 	loaded, terr := bank.lookupsIn(lk, &tx.Message)
 	if terr != nil {
 		sim.Result = &runtime.Result{Err: terr}
