@@ -86,7 +86,7 @@ func verifyProof(ctx *runtime.InvokeContext, t ProofType, data []byte) error {
 		}
 		c, err := Verify(t, data[1:])
 		if err != nil {
-			ctx.Log("proof_verification failed: " + err.Error())
+			ctx.Log("proof verification failed: " + err.Error())
 			return runtime.ErrInvalidInstructionData
 		}
 		context = c

@@ -79,8 +79,8 @@ func TestProgramInstructions(t *testing.T) {
 	bad[len(bad)-40] ^= 1 // in Y_D
 	res = b.run([]core.Instruction{verify(bad)})
 	runtimetest.WantErr(t, res, `{"InstructionError":[0,"InvalidInstructionData"]}`)
-	if res.Logs[2] != "proof_verification failed: SigmaProof(ZeroCiphertext, Deserialization)" &&
-		res.Logs[2] != "proof_verification failed: SigmaProof(ZeroCiphertext, AlgebraicRelation)" {
+	if res.Logs[2] != "proof verification failed: SigmaProof(ZeroCiphertext, Deserialization)" &&
+		res.Logs[2] != "proof verification failed: SigmaProof(ZeroCiphertext, AlgebraicRelation)" {
 		t.Errorf("log %q", res.Logs[2])
 	}
 	res = b.run([]core.Instruction{verify(inline[:len(inline)-1])})
