@@ -88,7 +88,7 @@ func (c *Config) defaults() {
 func Cases() []Case {
 	var all []Case
 	for _, group := range [][]Case{accountCases, blockCases, chainCases, transactionCases, deprecatedCases,
-		clusterCases, tokenCases, subscriptionCases, cheatCases} {
+		clusterCases, tokenCases, subscriptionCases, cheatCases, replicaCases} {
 		all = append(all, group...)
 	}
 	return all

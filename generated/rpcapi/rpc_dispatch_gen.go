@@ -418,6 +418,16 @@ var Methods = map[string]*MethodInfo{
 		Name:   "ledgerd_advanceSlots",
 		call:   callLedgerdAdvanceSlots,
 	},
+	"ledgerd_getBlockRecords": {
+		Errors: []string{"InvalidParams", "BlockCleanedUp", "InternalError"},
+		Name:   "ledgerd_getBlockRecords",
+		call:   callLedgerdGetBlockRecords,
+	},
+	"ledgerd_getGenesis": {
+		Errors: []string{"InvalidParams", "InternalError"},
+		Name:   "ledgerd_getGenesis",
+		call:   callLedgerdGetGenesis,
+	},
 	"ledgerd_impersonate": {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
 		Name:   "ledgerd_impersonate",
@@ -1147,6 +1157,22 @@ func callGetHighestSnapshotSlot(ctx context.Context, h Handler, raw json.RawMess
 		return nil, err
 	}
 	return h.GetHighestSnapshotSlot(ctx)
+}
+func callLedgerdGetGenesis(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.LedgerdGetGenesis(ctx)
+}
+func callLedgerdGetBlockRecords(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdGetBlockRecordsParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdGetBlockRecords(ctx, p)
 }
 func callGetSlot(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
 	p := new(GetSlotParams)

@@ -164,6 +164,10 @@ type Handler interface {
 	GetHealth(ctx context.Context) (GetHealthResult, error)
 	// GetHighestSnapshotSlot implements getHighestSnapshotSlot: Returns the slots of the newest full and incremental snapshots.
 	GetHighestSnapshotSlot(ctx context.Context) (GetHighestSnapshotSlotResult, error)
+	// LedgerdGetGenesis implements ledgerd_getGenesis: Returns the chain's genesis configuration, for a node that follows this one.
+	LedgerdGetGenesis(ctx context.Context) (LedgerdGetGenesisResult, error)
+	// LedgerdGetBlockRecords implements ledgerd_getBlockRecords: Returns consecutive confirmed blocks as the node stores them, for a node that follows this one.
+	LedgerdGetBlockRecords(ctx context.Context, p *LedgerdGetBlockRecordsParams) (LedgerdGetBlockRecordsResult, error)
 	// GetSlot implements getSlot: Returns the slot of the bank at the given commitment.
 	GetSlot(ctx context.Context, p *GetSlotParams) (GetSlotResult, error)
 	// GetSlotLeader implements getSlotLeader: Returns the identity of the leader of the current slot.
@@ -332,6 +336,8 @@ type Stub struct {
 	GetVersionFunc                        func(ctx context.Context) (GetVersionResult, error)
 	GetHealthFunc                         func(ctx context.Context) (GetHealthResult, error)
 	GetHighestSnapshotSlotFunc            func(ctx context.Context) (GetHighestSnapshotSlotResult, error)
+	LedgerdGetGenesisFunc                 func(ctx context.Context) (LedgerdGetGenesisResult, error)
+	LedgerdGetBlockRecordsFunc            func(ctx context.Context, p *LedgerdGetBlockRecordsParams) (LedgerdGetBlockRecordsResult, error)
 	GetSlotFunc                           func(ctx context.Context, p *GetSlotParams) (GetSlotResult, error)
 	GetSlotLeaderFunc                     func(ctx context.Context, p *GetSlotLeaderParams) (GetSlotLeaderResult, error)
 	GetSlotLeadersFunc                    func(ctx context.Context, p *GetSlotLeadersParams) (GetSlotLeadersResult, error)
@@ -782,6 +788,20 @@ func (s *Stub) GetHighestSnapshotSlot(ctx context.Context) (GetHighestSnapshotSl
 		return zero, NewMethodNotAvailableError("getHighestSnapshotSlot")
 	}
 	return s.GetHighestSnapshotSlotFunc(ctx)
+}
+func (s *Stub) LedgerdGetGenesis(ctx context.Context) (LedgerdGetGenesisResult, error) {
+	if s.LedgerdGetGenesisFunc == nil {
+		var zero LedgerdGetGenesisResult
+		return zero, NewMethodNotAvailableError("ledgerd_getGenesis")
+	}
+	return s.LedgerdGetGenesisFunc(ctx)
+}
+func (s *Stub) LedgerdGetBlockRecords(ctx context.Context, p *LedgerdGetBlockRecordsParams) (LedgerdGetBlockRecordsResult, error) {
+	if s.LedgerdGetBlockRecordsFunc == nil {
+		var zero LedgerdGetBlockRecordsResult
+		return zero, NewMethodNotAvailableError("ledgerd_getBlockRecords")
+	}
+	return s.LedgerdGetBlockRecordsFunc(ctx, p)
 }
 func (s *Stub) GetSlot(ctx context.Context, p *GetSlotParams) (GetSlotResult, error) {
 	if s.GetSlotFunc == nil {

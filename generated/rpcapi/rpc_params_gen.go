@@ -1211,6 +1211,29 @@ func (p GetRecentPrioritizationFeesParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.Addresses}, []bool{p.Addresses != nil})
 }
 
+// LedgerdGetBlockRecordsParams are the positional params of ledgerd_getBlockRecords.
+type LedgerdGetBlockRecordsParams struct {
+	StartSlot Slot    // The first slot to return.
+	Limit     *uint64 // The most blocks to return (1 to 1000, default 100).
+}
+
+func (p *LedgerdGetBlockRecordsParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "startSlot", true, &p.StartSlot); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "limit", false, &p.Limit); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdGetBlockRecordsParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.StartSlot, p.Limit}, []bool{true, p.Limit != nil})
+}
+
 // GetSlotParams are the positional params of getSlot.
 type GetSlotParams struct {
 	Config *ContextConfig // Commitment (default finalized) and minimum context slot.

@@ -213,6 +213,31 @@ func (v *BlockProductionRange) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "firstSlot", "lastSlot")
 }
 
+// BlockRecord: One confirmed block as the node stores it: its block record (slot, parent, height, hash, previous hash, block time, transaction count, capitalization, epoch start time, signatures with failure flags, rewards) and each transaction's record (wire bytes and status metadata), in block order. A follower replays the transactions and checks that its own records of the block come out byte for byte the same.
+type BlockRecord struct {
+	Slot         Slot     `json:"slot"`
+	Block        string   `json:"block"`        // The block record, base64.
+	Transactions []string `json:"transactions"` // The transaction records in block order, base64.
+}
+
+func (v *BlockRecord) UnmarshalJSON(data []byte) error {
+	type plain BlockRecord
+	return decodeExact(data, (*plain)(v), v, "slot", "block", "transactions")
+}
+
+// BlockRecords: Consecutive confirmed blocks from the start slot, with the node's commitment levels when they were read.
+type BlockRecords struct {
+	ConfirmedSlot Slot          `json:"confirmedSlot"` // The node's confirmed slot.
+	FinalizedSlot Slot          `json:"finalizedSlot"` // The node's finalized slot.
+	CheatSlot     *Slot         `json:"cheatSlot"`     // The first slot a developer method wrote accounts in without a transaction (surfnet_setAccount and the like)...
+	Blocks        []BlockRecord `json:"blocks"`        // The blocks from the start slot on, oldest first; empty when the start slot is not confirmed yet.
+}
+
+func (v *BlockRecords) UnmarshalJSON(data []byte) error {
+	type plain BlockRecords
+	return decodeExact(data, (*plain)(v), v, "confirmedSlot", "finalizedSlot", "cheatSlot", "blocks")
+}
+
 type BlockSubscribeConfig struct {
 	Commitment                     *Commitment          `json:"commitment,omitempty"`                     // confirmed or finalized; finalized when omitted. processed is rejected.
 	Encoding                       *TransactionEncoding `json:"encoding,omitempty"`                       // Encoding of each transaction; base64 when omitted.
@@ -585,6 +610,19 @@ type FeeRateGovernor struct {
 func (v *FeeRateGovernor) UnmarshalJSON(data []byte) error {
 	type plain FeeRateGovernor
 	return decodeExact(data, (*plain)(v), v, "burnPercent", "maxLamportsPerSignature", "minLamportsPerSignature", "targetLamportsPerSignature", "targetSignaturesPerSlot")
+}
+
+// GenesisRecord: What a follower needs to start the leader's chain from genesis: the genesis configuration file, whose SHA-256 is the genesis hash, the slot of the chain's first block, and the finality depth its finalized commitment trails by.
+type GenesisRecord struct {
+	GenesisHash   Hash   `json:"genesisHash"`   // The genesis hash (base58): SHA-256 of config's bytes.
+	Config        string `json:"config"`        // The bytes of the ledger's genesis.json, base64.
+	GenesisSlot   *Slot  `json:"genesisSlot"`   // The slot of the chain's genesis block (0, or the warp slot it was created at); null when the node no longer...
+	FinalityDepth uint64 `json:"finalityDepth"` // How many slots finalized trails confirmed.
+}
+
+func (v *GenesisRecord) UnmarshalJSON(data []byte) error {
+	type plain GenesisRecord
+	return decodeExact(data, (*plain)(v), v, "genesisHash", "config", "genesisSlot", "finalityDepth")
 }
 
 type GetAccountInfoResult struct {
@@ -1352,6 +1390,10 @@ func (v *KeyedAccount) UnmarshalJSON(data []byte) error {
 type Lamports = uint64
 
 type LedgerdAdvanceSlotsResult = Slot
+
+type LedgerdGetBlockRecordsResult = BlockRecords
+
+type LedgerdGetGenesisResult = GenesisRecord
 
 type LedgerdImpersonateResult = RpcResponseNull
 

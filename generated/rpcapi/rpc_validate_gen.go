@@ -482,6 +482,19 @@ func (p *GetRecentPrioritizationFeesParams) Validate() error {
 	return nil
 }
 
+// Validate checks the params of ledgerd_getBlockRecords against the schema; a failure is a -32602 *Error.
+func (p *LedgerdGetBlockRecordsParams) Validate() error {
+	if p.Limit != nil {
+		if (*p.Limit) < 1 {
+			return invalidParam("limit", "must be at least 1", "Invalid limit; 1 to 1000")
+		}
+		if (*p.Limit) > 1000 {
+			return invalidParam("limit", "must be at most 1000", "Invalid limit; 1 to 1000")
+		}
+	}
+	return nil
+}
+
 // Validate checks the params of getSlot against the schema; a failure is a -32602 *Error.
 func (p *GetSlotParams) Validate() error {
 	if p.Config != nil {

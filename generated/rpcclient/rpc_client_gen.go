@@ -454,6 +454,20 @@ func (c *Client) GetHighestSnapshotSlot(ctx context.Context) (rpcapi.GetHighestS
 	return r, err
 }
 
+// LedgerdGetGenesis implements ledgerd_getGenesis: Returns the chain's genesis configuration, for a node that follows this one.
+func (c *Client) LedgerdGetGenesis(ctx context.Context) (rpcapi.LedgerdGetGenesisResult, error) {
+	var r rpcapi.LedgerdGetGenesisResult
+	err := c.Call(ctx, "ledgerd_getGenesis", nil, &r)
+	return r, err
+}
+
+// LedgerdGetBlockRecords implements ledgerd_getBlockRecords: Returns consecutive confirmed blocks as the node stores them, for a node that follows this one.
+func (c *Client) LedgerdGetBlockRecords(ctx context.Context, p *rpcapi.LedgerdGetBlockRecordsParams) (rpcapi.LedgerdGetBlockRecordsResult, error) {
+	var r rpcapi.LedgerdGetBlockRecordsResult
+	err := c.Call(ctx, "ledgerd_getBlockRecords", p, &r)
+	return r, err
+}
+
 // GetSlot implements getSlot: Returns the slot of the bank at the given commitment.
 func (c *Client) GetSlot(ctx context.Context, p *rpcapi.GetSlotParams) (rpcapi.GetSlotResult, error) {
 	var r rpcapi.GetSlotResult

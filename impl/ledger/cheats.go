@@ -64,6 +64,9 @@ func (l *Ledger) Cheat(ctx context.Context, fn CheatWrite) (slot uint64, err err
 			added += w.Account.Lamports
 			removed += prev.Lamports
 		}
+		if err = l.noteCheat(b.Slot); err != nil {
+			return
+		}
 		b.apply(writes)
 		// Lamports made or destroyed by a cheat change the capitalization, as the supply methods report it.
 		b.mu.Lock()

@@ -61,6 +61,9 @@ type Config struct {
 	VerifyLedger bool
 	// BlockProduction is when slots end (modes.go); the zero value is on the clock.
 	BlockProduction BlockProduction
+	// Replica opens a follower's ledger (replica.go): its slots are only the leader's blocks, replayed through
+	// ReplayBlock; it produces, votes, executes and changes nothing of its own.
+	Replica bool
 	// Fork, when set, makes the ledger a lazy fork of another cluster (fork.go).
 	Fork *ForkConfig
 }
@@ -169,6 +172,7 @@ type Ledger struct {
 	tower *vote.State
 
 	recorder *slotRecorder // nil with StoreInMemory
+	replica  replicaState  // a follower's replay (replica.go)
 
 	dev devState // block production controls, time travel and snapshots (modes.go, revert.go)
 
@@ -196,7 +200,11 @@ func Open(cfg Config) (*Ledger, error) {
 	if err := checkExpectedGenesis(&cfg, nil); err != nil {
 		return nil, err
 	}
-	g, err := OpenGenesis(cfg.Dir, cfg.Reset, cfg.Genesis)
+	openGenesis := OpenGenesis
+	if cfg.Replica {
+		openGenesis, cfg.BlockProduction = openReplicaGenesis, ProduceOnRequest
+	}
+	g, err := openGenesis(cfg.Dir, cfg.Reset, cfg.Genesis)
 	if err != nil {
 		return nil, err
 	}

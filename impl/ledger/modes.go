@@ -70,6 +70,14 @@ func (l *Ledger) BlockProduction() BlockProduction { return l.cfg.BlockProductio
 
 // onProducer runs fn on the producer's goroutine, between two transactions, and waits for it.
 func (l *Ledger) onProducer(ctx context.Context, fn func()) error {
+	if l.cfg.Replica { // the developer's controls would make slots or writes the leader never made
+		return ErrReplica
+	}
+	return l.runOnProducer(ctx, fn)
+}
+
+// runOnProducer is onProducer for the ledger's own work, on a replica too.
+func (l *Ledger) runOnProducer(ctx context.Context, fn func()) error {
 	done := make(chan struct{})
 	select {
 	case l.dev.control <- func() { defer close(done); fn() }:

@@ -99,6 +99,9 @@ func (l *Ledger) ExecuteResolved(ctx context.Context, tx *core.Transaction, lk *
 	if err := l.writeRefused(); err != nil {
 		return nil, err // at once: the producer would refuse it
 	}
+	if l.cfg.Replica {
+		return nil, ErrReplica
+	}
 	if l.fork != nil {
 		// Asked here, not on the producer's goroutine, so a slow remote holds up this transaction only.
 		if err := l.fork.prefetchMessage(l.Bank(Processed), &tx.Message); err != nil {
@@ -188,6 +191,14 @@ func (l *Ledger) alreadyProcessed(sig core.Signature, recent core.Hash, b *Bank)
 // record stores a processed transaction's writes and metadata in the working bank.
 func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result, preTokens map[core.Pubkey]runtime.Account,
 	loaded *core.LoadedAddresses) {
+	meta, keys := txMetaOf(b, tx, res, preTokens, loaded)
+	l.recordMeta(b, tx, res, meta, keys)
+}
+
+// txMetaOf is the metadata record stores for a processed transaction (a replica compares it with its leader's
+// before recording it).
+func txMetaOf(b *Bank, tx *core.Transaction, res *runtime.Result, preTokens map[core.Pubkey]runtime.Account,
+	loaded *core.LoadedAddresses) (*TxMeta, []core.Pubkey) {
 	meta := &TxMeta{
 		Err: res.Err, Fee: res.Fee, PreBalances: res.PreBalances, PostBalances: res.PostBalances, Logs: res.Logs,
 		InnerInstructions: res.InnerInstructions, ReturnData: res.ReturnData,
@@ -204,6 +215,11 @@ func (l *Ledger) record(b *Bank, tx *core.Transaction, res *runtime.Result, preT
 		keys = tx.Message.AccountKeys
 	}
 	meta.PreTokenBalances, meta.PostTokenBalances = tokenBalances(b, &tx.Message, keys, preTokens, res.Writes)
+	return meta, keys
+}
+
+// recordMeta applies a processed transaction's writes to the working bank and records it with meta.
+func (l *Ledger) recordMeta(b *Bank, tx *core.Transaction, res *runtime.Result, meta *TxMeta, keys []core.Pubkey) {
 	b.apply(res.Writes)
 	price := res.Budget.ComputeUnitPrice
 	b.mu.Lock()
@@ -331,6 +347,9 @@ func (l *Ledger) commitFrozen() {
 		return
 	}
 	p := l.pending
+	if l.replicaRefuses(p.info) { // a replayed block that froze otherwise than its leader's: never persisted
+		return
+	}
 	b, info, overlay, hashes := p.bank, p.info, p.overlay, p.hashes
 	if err := l.persist(b, info, overlay, p.entries); err != nil {
 		_ = l.fault.report(err)

@@ -60,6 +60,9 @@ func (b *Bank) StakeHistory() sysvar.StakeHistory {
 
 // loadTower reads the node's local tower from its vote account in bank b.
 func (l *Ledger) loadTower(b *Bank) {
+	if l.cfg.Replica { // a follower replays its leader's votes and casts none
+		return
+	}
 	if a, ok := b.GetAccount(l.VoteAccount()); ok {
 		if st, err := vote.Decode(a.Data); err == nil {
 			l.tower = st

@@ -183,6 +183,35 @@ export interface BlockProductionRange {
   lastSlot: Slot;
 }
 
+/**
+ * One confirmed block as the node stores it: its block record (slot, parent, height, hash, previous hash, block
+ * time, transaction count, capitalization, epoch start time, signatures with failure flags, rewards) and each
+ * transaction's record (wire bytes and status metadata), in block order. A follower replays the transactions and
+ * checks that its own records of the block come out byte for byte the same.
+ */
+export interface BlockRecord {
+  slot: Slot;
+  /** The block record, base64. */
+  block: string;
+  /** The transaction records in block order, base64. */
+  transactions: string[];
+}
+
+/** Consecutive confirmed blocks from the start slot, with the node's commitment levels when they were read. */
+export interface BlockRecords {
+  /** The node's confirmed slot. */
+  confirmedSlot: Slot;
+  /** The node's finalized slot. */
+  finalizedSlot: Slot;
+  /**
+   * The first slot a developer method wrote accounts in without a transaction (surfnet_setAccount and the like),
+   * null when none did. Those writes are not in the blocks, so a follower does not replay past it.
+   */
+  cheatSlot: Slot | null;
+  /** The blocks from the start slot on, oldest first; empty when the start slot is not confirmed yet. */
+  blocks: BlockRecord[];
+}
+
 export interface BlockSubscribeConfig {
   /** confirmed or finalized; finalized when omitted. processed is rejected. */
   commitment?: Commitment;
@@ -468,6 +497,25 @@ export interface FeeRateGovernor {
   targetLamportsPerSignature: Lamports;
   /** The signature throughput per slot the fee adjusts towards (0 keeps the fee fixed). */
   targetSignaturesPerSlot: U64;
+}
+
+/**
+ * What a follower needs to start the leader's chain from genesis: the genesis configuration file, whose SHA-256
+ * is the genesis hash, the slot of the chain's first block, and the finality depth its finalized commitment
+ * trails by.
+ */
+export interface GenesisRecord {
+  /** The genesis hash (base58): SHA-256 of config's bytes. */
+  genesisHash: Hash;
+  /** The bytes of the ledger's genesis.json, base64. */
+  config: string;
+  /**
+   * The slot of the chain's genesis block (0, or the warp slot it was created at); null when the node no longer
+   * holds that block, so a follower cannot start from genesis.
+   */
+  genesisSlot: Slot | null;
+  /** How many slots finalized trails confirmed. */
+  finalityDepth: U64;
 }
 
 export interface GetAccountInfoResult {
@@ -821,6 +869,10 @@ export interface KeyedAccount {
 export type Lamports = U64;
 
 export type LedgerdAdvanceSlotsResult = Slot;
+
+export type LedgerdGetBlockRecordsResult = BlockRecords;
+
+export type LedgerdGetGenesisResult = GenesisRecord;
 
 export type LedgerdImpersonateResult = RpcResponseNull;
 
@@ -2332,6 +2384,19 @@ export type GetHealthParams = [];
 /** The params of getHighestSnapshotSlot. */
 export type GetHighestSnapshotSlotParams = [];
 
+/** The params of ledgerd_getGenesis. */
+export type LedgerdGetGenesisParams = [];
+
+/**
+ * The params of ledgerd_getBlockRecords.
+ *
+ * @param startSlot The first slot to return.
+ *
+ * @param limit The most blocks to return (1 to 1000, default 100). (minimum 1; maximum 1000; else "Invalid
+ * limit; 1 to 1000")
+ */
+export type LedgerdGetBlockRecordsParams = [startSlot: Slot, limit?: U64];
+
 /**
  * The params of getSlot.
  *
@@ -2759,6 +2824,10 @@ export interface HttpMethods {
   getHealth: { params: GetHealthParams; result: GetHealthResult };
   /** Returns the slots of the newest full and incremental snapshots. */
   getHighestSnapshotSlot: { params: GetHighestSnapshotSlotParams; result: GetHighestSnapshotSlotResult };
+  /** Returns the chain's genesis configuration, for a node that follows this one. */
+  ledgerd_getGenesis: { params: LedgerdGetGenesisParams; result: LedgerdGetGenesisResult };
+  /** Returns consecutive confirmed blocks as the node stores them, for a node that follows this one. */
+  ledgerd_getBlockRecords: { params: LedgerdGetBlockRecordsParams; result: LedgerdGetBlockRecordsResult };
   /** Returns the slot of the bank at the given commitment. */
   getSlot: { params: GetSlotParams; result: GetSlotResult };
   /** Returns the identity of the leader of the current slot. */
@@ -3941,6 +4010,30 @@ export class Client extends ClientBase {
   }
 
   /**
+   * Returns the chain's genesis configuration, for a node that follows this one.
+   *
+   * The bytes of the ledger's genesis.json (base64; their SHA-256 is the genesis hash), the slot of the chain's
+   * first block and the finality depth. A follower writes the file into its own ledger directory and creates the
+   * same genesis block from it.
+   */
+  ledgerd_getGenesis(...params: LedgerdGetGenesisParams): Promise<LedgerdGetGenesisResult> {
+    return this.call("ledgerd_getGenesis", ...params);
+  }
+
+  /**
+   * Returns consecutive confirmed blocks as the node stores them, for a node that follows this one.
+   *
+   * From startSlot on, each confirmed block's record and its transactions' records (base64), oldest first: at most
+   * limit blocks, and no more once the reply passes 8 MiB (the first block is always whole). Empty while startSlot
+   * is not confirmed. cheatSlot names the first slot a developer method wrote accounts in without a transaction;
+   * it is read after the blocks, so a block at or after it is never returned without it. -32001 when startSlot is
+   * below the first block the node holds.
+   */
+  ledgerd_getBlockRecords(...params: LedgerdGetBlockRecordsParams): Promise<LedgerdGetBlockRecordsResult> {
+    return this.call("ledgerd_getBlockRecords", ...params);
+  }
+
+  /**
    * Returns the slot of the bank at the given commitment.
    *
    * Answers with the slot the node has reached at the requested commitment level: the root it holds as finalized
@@ -4556,6 +4649,8 @@ export const requests = {
   getVersion: (...params: GetVersionParams): RpcRequest<"getVersion"> => ({ method: "getVersion", params }),
   getHealth: (...params: GetHealthParams): RpcRequest<"getHealth"> => ({ method: "getHealth", params }),
   getHighestSnapshotSlot: (...params: GetHighestSnapshotSlotParams): RpcRequest<"getHighestSnapshotSlot"> => ({ method: "getHighestSnapshotSlot", params }),
+  ledgerd_getGenesis: (...params: LedgerdGetGenesisParams): RpcRequest<"ledgerd_getGenesis"> => ({ method: "ledgerd_getGenesis", params }),
+  ledgerd_getBlockRecords: (...params: LedgerdGetBlockRecordsParams): RpcRequest<"ledgerd_getBlockRecords"> => ({ method: "ledgerd_getBlockRecords", params }),
   getSlot: (...params: GetSlotParams): RpcRequest<"getSlot"> => ({ method: "getSlot", params }),
   getSlotLeader: (...params: GetSlotLeaderParams): RpcRequest<"getSlotLeader"> => ({ method: "getSlotLeader", params }),
   getSlotLeaders: (...params: GetSlotLeadersParams): RpcRequest<"getSlotLeaders"> => ({ method: "getSlotLeaders", params }),
