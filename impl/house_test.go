@@ -33,6 +33,9 @@ var layers = []struct {
 	{"jsonrpc", "ledgerd/impl/jsonrpc", nil},
 	{"rpc", "ledgerd/impl/rpc", []string{"core", "runtime", "programs", "ledger", "encoding", "parse", "pubsub", "health", "jsonrpc", "rpcapi"}},
 	{"snapshot", "ledgerd/impl/snapshot", []string{"core", "ledger"}},
+	// A follower replays its leader's blocks into a replica ledger, reading the leader with the generated client.
+	{"follow", "ledgerd/impl/follow", []string{"core", "ledger", "rpcapi", "rpcclient"}},
+	{"bigtable", "ledgerd/impl/bigtable", []string{"core", "runtime", "programs", "ledger", "encoding", "parse", "rpcapi"}},
 	// The collectors read the ledger, the hub and the store when scraped; the transports only call their
 	// Observer, an interface jsonrpc defines, so neither jsonrpc nor anything below imports metrics.
 	{"metrics", "ledgerd/impl/metrics", []string{"core", "store", "ledger", "pubsub", "rpcapi"}},

@@ -110,6 +110,9 @@ func (l *Ledger) Block(slot uint64, c Commitment) (*BlockInfo, bool, error) {
 
 // BlockTransactions returns the transactions of a block, in block order.
 func (l *Ledger) BlockTransactions(info *BlockInfo) ([]*TxRecord, error) {
+	if info.archived != nil {
+		return info.archived, nil
+	}
 	out := make([]*TxRecord, 0, len(info.Signatures))
 	for _, sig := range info.Signatures {
 		rec, found, err := l.transaction(sig)
@@ -128,6 +131,9 @@ func (l *Ledger) BlockTransactions(info *BlockInfo) ([]*TxRecord, error) {
 // Transaction returns the stored transaction whose first signature is sig, when its slot has reached c.
 func (l *Ledger) Transaction(sig core.Signature, c Commitment) (*TxRecord, bool, error) {
 	rec, found, err := l.transaction(sig)
+	if err == nil && !found && l.archive() != nil {
+		return l.archive().Transaction(sig)
+	}
 	if err != nil || !found || rec.Slot > l.highest(c) {
 		return nil, false, err
 	}
@@ -175,7 +181,20 @@ func (l *Ledger) Blocks(start, end uint64, limit int, c Commitment) ([]uint64, e
 	if start > end {
 		return []uint64{}, nil
 	}
+	old, archived, err := l.archivedBlocks(start, end, limit)
+	if err != nil {
+		return nil, err
+	}
+	if archived {
+		if start = l.FirstAvailableBlock(); start > end || limit > 0 && len(old) >= limit {
+			return old, nil
+		}
+		if limit > 0 {
+			limit -= len(old)
+		}
+	}
 	out, err := l.st.BlocksInRange(start, end, limit)
+	out = append(old, out...)
 	if err != nil {
 		return nil, l.fault.report(err) // never a shorter list: missing slots would read as skipped
 	}
@@ -202,7 +221,7 @@ func (l *Ledger) SignaturesForAddress(addr core.Pubkey, before, until *core.Sign
 			return nil, l.fault.report(err)
 		}
 		if !found {
-			return []*TxRecord{}, nil
+			return l.archivedSignatures(addr, before, until, limit, []*TxRecord{}, false)
 		}
 		if r.Slot < cursor.Slot {
 			cursor = &store.SigCursor{Slot: r.Slot, Index: r.Index}
@@ -243,7 +262,7 @@ func (l *Ledger) SignaturesForAddress(addr core.Pubkey, before, until *core.Sign
 		rec.BlockTime = t
 		out = append(out, rec)
 	}
-	return out, nil
+	return l.archivedSignatures(addr, before, until, limit, out, untilAt != nil)
 }
 
 // SignatureStatus is what getSignatureStatuses reports for a known signature.
@@ -290,6 +309,14 @@ func (l *Ledger) SignatureStatuses(sigs []core.Signature, searchHistory bool) ([
 		}
 		if found && rec.Slot <= root {
 			out[i] = statusAt(rec.Slot, rec.Meta.Err, confirmed, root)
+		} else if a := l.archive(); !found && a != nil {
+			slot, txErr, ok, err := a.TransactionStatus(sig)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out[i] = statusAt(slot, txErr, confirmed, root)
+			}
 		}
 	}
 	return out, nil

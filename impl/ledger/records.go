@@ -49,6 +49,8 @@ type BlockInfo struct {
 	// Errs[i] reports whether transaction i failed (the status cache is rebuilt from it on restart).
 	Failed  []bool
 	Rewards []Reward
+	// archived holds the transactions of a block read from the archive (nil for a local block).
+	archived []*TxRecord
 }
 
 // blockRecord is the stored encoding: fixed fields, then the signatures and the failure flags, then the
@@ -133,6 +135,9 @@ type TxRecord struct {
 	BlockTime int64
 	Tx        *core.Transaction
 	Meta      *TxMeta
+	// MemoKnown marks an archive's address entry, whose memo is Memo (its Tx holds only the signature).
+	MemoKnown bool
+	Memo      *string
 }
 
 // encodeTx stores the wire bytes (so every encoding of the transaction can be reproduced exactly) and the
