@@ -99,10 +99,17 @@ var token2022SubUnits = map[[2]byte]uint64{
 	{byte(KindPermissionedBurnExtension), 0}:    1050,
 	{byte(KindPermissionedBurnExtension), 1}:    1900,
 	{byte(KindPermissionedBurnExtension), 2}:    1950,
-	// The confidential instructions ledgerd runs (those without proofs).
+	// The confidential instructions ledgerd runs (estimates for those with ciphertext arithmetic,
+	// which the real build does through the curve syscalls).
 	{byte(KindConfidentialTransferExtension), 0}:    950,
 	{byte(KindConfidentialTransferExtension), 1}:    1100,
+	{byte(KindConfidentialTransferExtension), 2}:    4200,
 	{byte(KindConfidentialTransferExtension), 3}:    1420,
+	{byte(KindConfidentialTransferExtension), 4}:    3900,
+	{byte(KindConfidentialTransferExtension), 5}:    9800,
+	{byte(KindConfidentialTransferExtension), 6}:    7500,
+	{byte(KindConfidentialTransferExtension), 7}:    16500,
+	{byte(KindConfidentialTransferExtension), 8}:    6500,
 	{byte(KindConfidentialTransferExtension), 9}:    1000,
 	{byte(KindConfidentialTransferExtension), 10}:   1000,
 	{byte(KindConfidentialTransferExtension), 11}:   1000,

@@ -97,10 +97,10 @@ var extensionInfo = [numExtensionTypes]struct {
 // SupportedExtensions are the extensions ledgerd's Token-2022 initializes and enforces, in
 // type order: every extension but the confidential ones. Of those, the mints' configurations
 // (ConfidentialTransferMint, ConfidentialTransferFeeConfig, ConfidentialMintBurn) can be
-// initialized and updated, but the instructions that need the ZK ElGamal proof program
-// (configuring a confidential account, depositing, applying, transferring, withdrawing,
-// confidential mints and burns) fail as the program fails on an instruction it does not know,
-// so ConfidentialTransferAccount and ConfidentialTransferFeeAmount are never created.
+// initialized and updated, and ConfidentialTransferAccount (with ConfidentialTransferFeeAmount
+// on a fee mint) is created by ConfigureAccount and used by Deposit, ApplyPendingBalance,
+// Withdraw, Transfer and EmptyAccount; the fee, mint-burn and TransferWithFee instructions that
+// need proofs still fail as the program fails on an instruction it does not know.
 var SupportedExtensions = []ExtensionType{
 	ExtTransferFeeConfig, ExtTransferFeeAmount, ExtMintCloseAuthority, ExtDefaultAccountState,
 	ExtImmutableOwner, ExtMemoTransfer, ExtNonTransferable, ExtInterestBearingConfig, ExtCpiGuard,

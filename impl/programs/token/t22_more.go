@@ -839,13 +839,12 @@ func (e *exec) processPermissionedBurnExtension(rest []byte) error {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The confidential extensions' instructions that need no zero-knowledge proof: the mints'
-// configuration, account approval and the credit switches. The others (configuring,
-// emptying, depositing to, withdrawing from and transferring between confidential accounts,
-// applying pending balances, harvesting and withdrawing encrypted fees, confidential mints and
-// burns, rotating the supply key) verify proofs of the ZK ElGamal proof program, which ledgerd
-// does not run: they log their name, as the program does first, and fail with
-// InvalidInstruction.
+// The confidential extensions' instructions: the mints' configuration, account approval and
+// the credit switches here; configuring, emptying, depositing to, withdrawing from and
+// transferring between confidential accounts and applying pending balances in
+// t22_confidential.go. The others (TransferWithFee, harvesting and withdrawing encrypted fees,
+// confidential mints and burns, rotating the supply key, the registry) log their name, as the
+// program does first, and fail with InvalidInstruction: ledgerd does not run them yet.
 
 // ConfidentialTransferAccount value offsets.
 const (
@@ -915,8 +914,20 @@ func (e *exec) processConfidentialTransferExtension(rest []byte) error {
 		}
 		copy(v[32:], rest[1:34])
 		return nil
+	case 2:
+		return e.configureAccount(rest)
 	case 3:
 		return e.approveConfidentialAccount()
+	case 4:
+		return e.emptyAccount(rest)
+	case 5:
+		return e.deposit(rest)
+	case 6:
+		return e.withdraw(rest)
+	case 7:
+		return e.confidentialTransfer(rest)
+	case 8:
+		return e.applyPendingBalance(rest)
 	case 9, 10, 11, 12:
 		off := ctAllowConfidentialCreditsOff
 		if sub >= 11 {

@@ -485,8 +485,8 @@ func TestConfidentialWithoutProofs(t *testing.T) {
 		`","newSourceDecryptableAvailableBalance":"`, strings.Repeat("A", 48), `","owner":"`, B.String(),
 		`","rangeProofContextStateAccount":"`, ctx3.String(), `","rangeProofInstructionOffset":0,"source":"`, a.String(),
 		`"},"type":"confidentialTransfer"}`)
-	// It cannot run without the ZK ElGamal proof program.
+	// The context state accounts must be the ZK ElGamal proof program's.
 	res = h.exec([]core.Instruction{transfer}, bob)
-	runtimetest.WantErr(t, res, custom(0, token.InvalidInstruction))
-	wantLogLines(t, res, "ConfidentialTransferInstruction::Transfer", "Error: Invalid instruction")
+	runtimetest.WantErr(t, res, ixErr(0, "IncorrectProgramId"))
+	wantLogLines(t, res, "ConfidentialTransferInstruction::Transfer", "Error: IncorrectProgramId")
 }

@@ -1,0 +1,75 @@
+package token
+
+import (
+	"encoding/binary"
+	"slices"
+
+	"ledgerd/impl/core"
+)
+
+// Builders of ConfidentialTransfer's instructions that read proofs. proofAccounts are the
+// accounts that carry the proofs, in the program's order: the instructions sysvar when any
+// offset is non-zero, then one context-state account for each proof whose offset is 0.
+
+func ctData(sub byte, fields ...[]byte) []byte {
+	return slices.Concat(append([][]byte{{byte(KindConfidentialTransferExtension), sub}}, fields...)...)
+}
+
+func u64Bytes(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+
+func proofMetas(proofAccounts []core.Pubkey) []core.AccountMeta {
+	metas := make([]core.AccountMeta, len(proofAccounts))
+	for i, k := range proofAccounts {
+		metas[i] = core.Readonly(k)
+	}
+	return metas
+}
+
+// ConfigureConfidentialAccount builds ConfigureAccount: the account starts with a zero balance
+// whose decryptable form is decryptableZero, accepting at most maxPendingCredits pending
+// credits, with the ElGamal key of a pubkey-validity proof.
+func ConfigureConfidentialAccount(account, mint, owner core.Pubkey, signers []core.Pubkey, decryptableZero [36]byte,
+	maxPendingCredits uint64, proofOffset int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Readonly(mint)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, ctData(2, decryptableZero[:], u64Bytes(maxPendingCredits), []byte{byte(proofOffset)}),
+		append(metas, authorityMetas(owner, signers)...)...)
+}
+
+// EmptyConfidentialAccount builds EmptyAccount, with a zero-ciphertext proof of the available
+// balance.
+func EmptyConfidentialAccount(account, owner core.Pubkey, signers []core.Pubkey, proofOffset int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, ctData(4, []byte{byte(proofOffset)}), append(metas, authorityMetas(owner, signers)...)...)
+}
+
+// DepositConfidential builds Deposit: amount of the public balance into the pending balance.
+func DepositConfidential(account, mint, owner core.Pubkey, signers []core.Pubkey, amount uint64, decimals uint8) core.Instruction {
+	metas := []core.AccountMeta{core.Writable(account), core.Readonly(mint)}
+	return ix(Program2022ID, ctData(5, u64Bytes(amount), []byte{decimals}), append(metas, authorityMetas(owner, signers)...)...)
+}
+
+// WithdrawConfidential builds Withdraw, with the equality and 64-bit range proofs of the
+// remaining balance.
+func WithdrawConfidential(account, mint, owner core.Pubkey, signers []core.Pubkey, amount uint64, decimals uint8,
+	newDecryptable [36]byte, equalityOffset, rangeOffset int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Readonly(mint)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, ctData(6, u64Bytes(amount), []byte{decimals}, newDecryptable[:], []byte{byte(equalityOffset), byte(rangeOffset)}),
+		append(metas, authorityMetas(owner, signers)...)...)
+}
+
+// TransferConfidential builds Transfer, with the equality, ciphertext-validity and 128-bit range
+// proofs; auditorLo and auditorHi are the amount's halves under the auditor's key.
+func TransferConfidential(source, mint, destination, owner core.Pubkey, signers []core.Pubkey, newDecryptable [36]byte,
+	auditorLo, auditorHi [64]byte, equalityOffset, validityOffset, rangeOffset int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source), core.Readonly(mint), core.Writable(destination)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, ctData(7, newDecryptable[:], auditorLo[:], auditorHi[:],
+		[]byte{byte(equalityOffset), byte(validityOffset), byte(rangeOffset)}), append(metas, authorityMetas(owner, signers)...)...)
+}
+
+// ApplyPendingConfidentialBalance builds ApplyPendingBalance: expectedCredits is the pending
+// credit counter the owner's client saw, newDecryptable the new available balance's
+// decryptable form.
+func ApplyPendingConfidentialBalance(account, owner core.Pubkey, signers []core.Pubkey, expectedCredits uint64, newDecryptable [36]byte) core.Instruction {
+	return ix(Program2022ID, ctData(8, u64Bytes(expectedCredits), newDecryptable[:]),
+		append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)...)
+}

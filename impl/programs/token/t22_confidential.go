@@ -1,0 +1,662 @@
+package token
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+
+	"ledgerd/impl/core"
+	"ledgerd/impl/core/sysvar"
+	"ledgerd/impl/programs/zkproof"
+	"ledgerd/impl/runtime"
+)
+
+// The confidential transfer instructions that rely on zero-knowledge proofs (ConfigureAccount,
+// EmptyAccount, Withdraw, Transfer) and those that move balances between the public amount and
+// the encrypted ones (Deposit, ApplyPendingBalance), as Token-2022 runs them. A proof is not
+// verified here: the instruction reads the context of a proof the ZK ElGamal proof program
+// verified, either in a context-state account that program owns (proof offset 0) or in the
+// proof instruction at that offset from this one in the transaction (read through the
+// instructions sysvar), then checks that the context is about this account's keys and
+// ciphertexts.
+
+// ConfidentialTransferAccount value offsets (the 295-byte extension).
+const (
+	ctElGamalPubkeyOff        = 1
+	ctPendingHiOff            = 97
+	ctAvailableOff            = 161
+	ctDecryptableOff          = 225
+	ctPendingCounterOff       = 263
+	ctMaxPendingCounterOff    = 271
+	ctExpectedPendingCountOff = 279
+	ctActualPendingCountOff   = 287
+)
+
+// ConfidentialTransferMint value offsets.
+const (
+	ctmAutoApproveOff = 32
+	ctmAuditorOff     = 33
+)
+
+var errUnsupportedSysvar = runtime.ErrUnsupportedSysvar
+
+// maximumDepositAmount is the largest amount Deposit and Transfer move: 48 bits (a 16-bit lo
+// and a 32-bit hi half).
+const maximumDepositAmount = uint64(math.MaxUint16) + (1<<16)*uint64(math.MaxUint32)
+
+// proofContext returns the context of a proof of type t that the instruction relies on, with
+// the program's errors: offset 0 takes the next account as a context-state account of the proof
+// program; another offset reads the instruction that far from this one through the
+// instructions sysvar (the account at sysvarIdx, or the next one when sysvarIdx < 0).
+func (e *exec) proofContext(next *int, offset int64, sysvarIdx int, t zkproof.ProofType) ([]byte, error) {
+	if offset == 0 {
+		r, err := e.acct(*next)
+		if err != nil {
+			return nil, err
+		}
+		*next++
+		if r.owner != zkproof.ProgramID {
+			return nil, errIncorrectProgramID
+		}
+		if len(r.data) != 33+zkproof.ContextLen(t) {
+			return nil, errInvalidArgument
+		}
+		if zkproof.ProofType(r.data[32]) != t {
+			return nil, errInvalidInstructionData
+		}
+		return append([]byte(nil), r.data[33:]...), nil
+	}
+	if sysvarIdx < 0 {
+		sysvarIdx = *next
+		*next++
+	}
+	r, err := e.acct(sysvarIdx)
+	if err != nil {
+		return nil, err
+	}
+	if r.key != core.SysvarInstructionsID {
+		return nil, errUnsupportedSysvar
+	}
+	current, err := sysvar.LoadCurrentInstructionIndex(r.data)
+	if err != nil {
+		return nil, errInvalidArgument
+	}
+	index := int64(current) + offset
+	if index < 0 {
+		return nil, errInvalidArgument
+	}
+	ix, err := sysvar.LoadInstructionAt(r.data, int(index))
+	if err != nil {
+		return nil, errInvalidArgument
+	}
+	if ix.ProgramID != zkproof.ProgramID || len(ix.Data) == 0 || ix.Data[0] != byte(t) {
+		e.ctx.ProgramLog("Unexpected proof instruction")
+		return nil, errInvalidInstructionData
+	}
+	if len(ix.Data) != 1+zkproof.DataLen(t) {
+		return nil, errInvalidInstructionData
+	}
+	return ix.Data[1 : 1+zkproof.ContextLen(t)], nil
+}
+
+// proofSysvar is the instructions sysvar account's index when any of the offsets reads a proof
+// instruction (it then comes first, before the context-state accounts), else -1.
+func (e *exec) proofSysvar(next *int, offsets ...int64) int {
+	for _, o := range offsets {
+		if o != 0 {
+			*next++
+			return *next - 1
+		}
+	}
+	return -1
+}
+
+// validAsDestination checks that a confidential account may be credited once more.
+func validAsDestination(ct []byte) error {
+	if ct[ctApprovedOff] == 0 {
+		return tokenErr(ConfidentialTransferAccountNotApproved)
+	}
+	if ct[ctAllowConfidentialCreditsOff] == 0 {
+		return tokenErr(ConfidentialTransferDepositsAndTransfersDisabled)
+	}
+	counter := binary.LittleEndian.Uint64(ct[ctPendingCounterOff:])
+	if counter == math.MaxUint64 {
+		return tokenErr(Overflow)
+	}
+	if counter+1 > binary.LittleEndian.Uint64(ct[ctMaxPendingCounterOff:]) {
+		return tokenErr(MaximumPendingBalanceCreditCounterExceeded)
+	}
+	return nil
+}
+
+func incrementPendingCounter(ct []byte) error {
+	counter := binary.LittleEndian.Uint64(ct[ctPendingCounterOff:])
+	if counter == math.MaxUint64 {
+		return tokenErr(Overflow)
+	}
+	binary.LittleEndian.PutUint64(ct[ctPendingCounterOff:], counter+1)
+	return nil
+}
+
+// configureAccount adds the ConfidentialTransferAccount extension (the account must have room
+// for it), with the ElGamal key a pubkey-validity proof vouches for.
+func (e *exec) configureAccount(rest []byte) error {
+	if len(rest) != 1+36+8+1 {
+		return errInvalidInstructionData
+	}
+	var account, mintRef *acctRef
+	if err := e.accts(&account, &mintRef); err != nil {
+		return err
+	}
+	next := 2
+	proof, err := e.proofContext(&next, int64(int8(rest[45])), -1, zkproof.PubkeyValidity)
+	if err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	acc := readAccountPod(s.base())
+	if acc.Mint != mintRef.key {
+		return tokenErr(MintMismatch)
+	}
+	if _, err := e.acct(next); err != nil {
+		return err
+	}
+	if err := e.validateOwner(acc.Owner, next); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return err
+	}
+	ms, err := unpackPod(mintRef.data, kindMint)
+	if err != nil {
+		return err
+	}
+	ctm, err := ms.extension(ExtConfidentialTransferMint)
+	if err != nil {
+		return err
+	}
+	ct, err := s.initExtension(ExtConfidentialTransferAccount, false)
+	if err != nil {
+		return err
+	}
+	ct[ctApprovedOff] = ctm[ctmAutoApproveOff]
+	copy(ct[ctElGamalPubkeyOff:], proof[:32])
+	copy(ct[ctMaxPendingCounterOff:], rest[37:45])
+	copy(ct[ctDecryptableOff:], rest[1:37])
+	ct[ctAllowConfidentialCreditsOff] = 1
+	ct[ctAllowConfidentialCreditsOff+1] = 1
+	if ms.has(ExtTransferFeeConfig) {
+		if _, err := s.initExtension(ExtConfidentialTransferFeeAmount, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emptyAccount zeroes the available balance a zero-ciphertext proof shows to hold nothing; the
+// pending balances must be empty already.
+func (e *exec) emptyAccount(rest []byte) error {
+	if len(rest) != 1+1 {
+		return errInvalidInstructionData
+	}
+	account, err := e.acct(0)
+	if err != nil {
+		return err
+	}
+	next := 1
+	proof, err := e.proofContext(&next, int64(int8(rest[1])), -1, zkproof.ZeroCiphertext)
+	if err != nil {
+		return err
+	}
+	if _, err := e.acct(next); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	if err := e.validateOwner(readAccountPod(s.base()).Owner, next); err != nil {
+		return err
+	}
+	ct, err := s.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(ct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32], proof[:32]) {
+		e.ctx.ProgramLog("Encryption public-key mismatch")
+		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	if !bytes.Equal(ct[ctAvailableOff:ctAvailableOff+64], proof[32:96]) {
+		e.ctx.ProgramLog("Available balance mismatch")
+		return tokenErr(ConfidentialTransferBalanceMismatch)
+	}
+	clear(ct[ctAvailableOff : ctAvailableOff+64])
+	if !isZero(ct[ctPendingLoOff:ctAvailableEnd]) {
+		return tokenErr(ConfidentialTransferAccountHasBalance)
+	}
+	return nil
+}
+
+// deposit moves amount of the public balance into the pending encrypted balance.
+func (e *exec) deposit(rest []byte) error {
+	if len(rest) != 1+9 {
+		return errInvalidInstructionData
+	}
+	amount, decimals := binary.LittleEndian.Uint64(rest[1:]), rest[9]
+	var account, mintRef, auth *acctRef
+	if err := e.accts(&account, &mintRef, &auth); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return err
+	}
+	ms, err := unpackPod(mintRef.data, kindMint)
+	if err != nil {
+		return err
+	}
+	if mintPaused(&ms) {
+		return tokenErr(MintPaused)
+	}
+	if decimals != readMintPod(ms.base()).Decimals {
+		return tokenErr(MintDecimalsMismatch)
+	}
+	if ms.has(ExtConfidentialMintBurn) {
+		return tokenErr(IllegalMintBurnConversion)
+	}
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	if s.has(ExtNonTransferableAccount) {
+		return tokenErr(NonTransferable)
+	}
+	acc := readAccountPod(s.base())
+	if err := e.validateOwner(acc.Owner, 2); err != nil {
+		return err
+	}
+	if acc.State == StateFrozen {
+		return tokenErr(AccountFrozen)
+	}
+	if acc.Mint != mintRef.key {
+		return tokenErr(MintMismatch)
+	}
+	if acc.IsNative.Some {
+		return tokenErr(NativeNotSupported)
+	}
+	if acc.Amount < amount {
+		return tokenErr(Overflow)
+	}
+	binary.LittleEndian.PutUint64(s.base()[accAmountOff:], acc.Amount-amount)
+	ct, err := s.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	if err := validAsDestination(ct); err != nil {
+		return err
+	}
+	if amount > maximumDepositAmount {
+		return tokenErr(MaximumDepositAmountExceeded)
+	}
+	pubkey := ct[ctElGamalPubkeyOff : ctElGamalPubkeyOff+32]
+	lo, ok := ciphertextAddAmountWithOffset(pubkey, ct[ctPendingLoOff:ctPendingLoOff+64], amount&math.MaxUint16)
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	hi, ok := ciphertextAddAmountWithOffset(pubkey, ct[ctPendingHiOff:ctPendingHiOff+64], amount>>16)
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	copy(ct[ctPendingLoOff:], lo[:])
+	copy(ct[ctPendingHiOff:], hi[:])
+	return incrementPendingCounter(ct)
+}
+
+// applyPendingBalance adds the pending balance (lo + hi * 2^16) to the available one.
+func (e *exec) applyPendingBalance(rest []byte) error {
+	if len(rest) != 1+8+36 {
+		return errInvalidInstructionData
+	}
+	var account, auth *acctRef
+	if err := e.accts(&account, &auth); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	acc := readAccountPod(s.base())
+	if err := e.validateOwner(acc.Owner, 1); err != nil {
+		return err
+	}
+	if acc.State == StateFrozen {
+		return tokenErr(AccountFrozen)
+	}
+	ct, err := s.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	available, ok := ciphertextAddLoHi(ct[ctAvailableOff:ctAvailableOff+64], ct[ctPendingLoOff:ctPendingLoOff+64],
+		ct[ctPendingHiOff:ctPendingHiOff+64])
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	copy(ct[ctAvailableOff:], available[:])
+	copy(ct[ctActualPendingCountOff:ctActualPendingCountOff+8], ct[ctPendingCounterOff:ctPendingCounterOff+8])
+	copy(ct[ctExpectedPendingCountOff:], rest[1:9])
+	copy(ct[ctDecryptableOff:], rest[9:45])
+	clear(ct[ctPendingCounterOff : ctPendingCounterOff+8])
+	clear(ct[ctPendingLoOff : ctPendingLoOff+128])
+	return nil
+}
+
+// withdraw moves amount of the available encrypted balance to the public balance: an equality
+// proof ties the remaining balance's ciphertext to a commitment a 64-bit range proof bounds.
+func (e *exec) withdraw(rest []byte) error {
+	if len(rest) != 1+8+1+36+1+1 {
+		return errInvalidInstructionData
+	}
+	amount, decimals := binary.LittleEndian.Uint64(rest[1:]), rest[9]
+	eqOff, rangeOff := int64(int8(rest[46])), int64(int8(rest[47]))
+	var account, mintRef *acctRef
+	if err := e.accts(&account, &mintRef); err != nil {
+		return err
+	}
+	next := 2
+	sysvarIdx := e.proofSysvar(&next, eqOff, rangeOff)
+	if sysvarIdx >= 0 {
+		if _, err := e.acct(sysvarIdx); err != nil {
+			return err
+		}
+	}
+	eq, err := e.proofContext(&next, eqOff, sysvarIdx, zkproof.CiphertextCommitmentEquality)
+	if err != nil {
+		return err
+	}
+	rng, err := e.proofContext(&next, rangeOff, sysvarIdx, zkproof.BatchedRangeProofU64)
+	if err != nil {
+		return err
+	}
+	// The equality proof's commitment must be the range proof's first, of 64 bits.
+	if !bytes.Equal(rng[:32], eq[96:128]) {
+		return tokenErr(PedersenCommitmentMismatch)
+	}
+	if rng[256] != 64 {
+		return tokenErr(RangeProofLengthMismatch)
+	}
+	authIdx := next
+	if _, err := e.acct(authIdx); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return err
+	}
+	ms, err := unpackPod(mintRef.data, kindMint)
+	if err != nil {
+		return err
+	}
+	if decimals != readMintPod(ms.base()).Decimals {
+		return tokenErr(MintDecimalsMismatch)
+	}
+	if ms.has(ExtConfidentialMintBurn) {
+		return tokenErr(IllegalMintBurnConversion)
+	}
+	if mintPaused(&ms) {
+		return tokenErr(MintPaused)
+	}
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	if s.has(ExtNonTransferableAccount) {
+		return tokenErr(NonTransferable)
+	}
+	acc := readAccountPod(s.base())
+	if err := e.validateOwner(acc.Owner, authIdx); err != nil {
+		return err
+	}
+	if acc.State == StateFrozen {
+		return tokenErr(AccountFrozen)
+	}
+	if acc.Mint != mintRef.key {
+		return tokenErr(MintMismatch)
+	}
+	if acc.IsNative.Some {
+		return tokenErr(NativeNotSupported)
+	}
+	ct, err := s.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	if ct[ctApprovedOff] == 0 {
+		return tokenErr(ConfidentialTransferAccountNotApproved)
+	}
+	if !bytes.Equal(ct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32], eq[:32]) {
+		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	if amount > 0 {
+		available, ok := ciphertextSubAmount(ct[ctAvailableOff:ctAvailableOff+64], amount)
+		if !ok {
+			return tokenErr(CiphertextArithmeticFailed)
+		}
+		copy(ct[ctAvailableOff:], available[:])
+	}
+	if !bytes.Equal(ct[ctAvailableOff:ctAvailableOff+64], eq[32:96]) {
+		return tokenErr(ConfidentialTransferBalanceMismatch)
+	}
+	copy(ct[ctDecryptableOff:], rest[10:46])
+	total, err := addU64(acc.Amount, amount)
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint64(s.base()[accAmountOff:], total)
+	return nil
+}
+
+// transferProof is what a confidential transfer's three proofs establish, once they agree.
+type transferProof struct {
+	source, destination, auditor []byte
+	lo, hi                       []byte // the amount's grouped ciphertexts (source, destination, auditor handles)
+	newSource                    []byte // the source's available balance after the transfer
+}
+
+// extractCiphertext is handle i's ElGamal ciphertext of a 3-handle grouped ciphertext.
+func extractCiphertext(grouped []byte, i int) []byte {
+	return append(append([]byte(nil), grouped[:32]...), grouped[32*(1+i):32*(2+i)]...)
+}
+
+// verifyTransferProof reads the equality, ciphertext-validity and 128-bit range proofs of a
+// Transfer and checks that they describe one transfer.
+func (e *exec) verifyTransferProof(next *int, eqOff, validityOff, rangeOff int64) (transferProof, error) {
+	sysvarIdx := e.proofSysvar(next, eqOff, validityOff, rangeOff)
+	if sysvarIdx >= 0 {
+		if _, err := e.acct(sysvarIdx); err != nil {
+			return transferProof{}, err
+		}
+	}
+	eq, err := e.proofContext(next, eqOff, sysvarIdx, zkproof.CiphertextCommitmentEquality)
+	if err != nil {
+		return transferProof{}, err
+	}
+	validity, err := e.proofContext(next, validityOff, sysvarIdx, zkproof.BatchedGroupedCiphertext3HandlesValidity)
+	if err != nil {
+		return transferProof{}, err
+	}
+	rng, err := e.proofContext(next, rangeOff, sysvarIdx, zkproof.BatchedRangeProofU128)
+	if err != nil {
+		return transferProof{}, err
+	}
+	if !bytes.Equal(eq[:32], validity[:32]) {
+		return transferProof{}, tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	lo, hi := validity[96:224], validity[224:352]
+	for i, c := range [][]byte{eq[96:128], lo[:32], hi[:32]} {
+		if !bytes.Equal(rng[32*i:32*i+32], c) {
+			return transferProof{}, tokenErr(PedersenCommitmentMismatch)
+		}
+	}
+	if !bytes.Equal(rng[256:260], []byte{64, 16, 32, 16}) {
+		return transferProof{}, tokenErr(RangeProofLengthMismatch)
+	}
+	return transferProof{source: eq[:32], destination: validity[32:64], auditor: validity[64:96], lo: lo, hi: hi,
+		newSource: eq[32:96]}, nil
+}
+
+// transfer moves an encrypted amount from the source's available balance to the destination's
+// pending balance.
+func (e *exec) confidentialTransfer(rest []byte) error {
+	if len(rest) != 1+36+64+64+3 {
+		return errInvalidInstructionData
+	}
+	var src, mintRef, dst *acctRef
+	if err := e.accts(&src, &mintRef, &dst); err != nil {
+		return err
+	}
+	if err := e.checkOwnedByProgram(mintRef); err != nil {
+		return err
+	}
+	ms, err := unpackPod(mintRef.data, kindMint)
+	if err != nil {
+		return err
+	}
+	if mintPaused(&ms) {
+		return tokenErr(MintPaused)
+	}
+	ctm, err := ms.extension(ExtConfidentialTransferMint)
+	if err != nil {
+		return err
+	}
+	if ms.has(ExtTransferFeeConfig) {
+		// A fee-bearing mint needs TransferWithFee's fee proofs, which Transfer does not name.
+		return errInvalidInstructionData
+	}
+	next := 3
+	p, err := e.verifyTransferProof(&next, int64(int8(rest[165])), int64(int8(rest[166])), int64(int8(rest[167])))
+	if err != nil {
+		return err
+	}
+	authIdx := next
+	auth, err := e.acct(authIdx)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(ctm[ctmAuditorOff:ctmAuditorOff+32], p.auditor) {
+		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	if !bytes.Equal(rest[37:101], extractCiphertext(p.lo, 2)) || !bytes.Equal(rest[101:165], extractCiphertext(p.hi, 2)) {
+		return tokenErr(ConfidentialTransferBalanceMismatch)
+	}
+
+	// The source.
+	if err := e.checkOwnedByProgram(src); err != nil {
+		return err
+	}
+	ss, err := unpackPod(src.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	if ss.has(ExtNonTransferableAccount) {
+		return tokenErr(NonTransferable)
+	}
+	source := readAccountPod(ss.base())
+	if err := e.validateOwner(source.Owner, authIdx); err != nil {
+		return err
+	}
+	if auth.key == source.Owner && cpiGuardLocked(&ss) && e.inCPI() {
+		return tokenErr(CpiGuardTransferBlocked)
+	}
+	if source.State == StateFrozen {
+		return tokenErr(AccountFrozen)
+	}
+	if source.Mint != mintRef.key {
+		return tokenErr(MintMismatch)
+	}
+	sct, err := ss.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	if sct[ctApprovedOff] == 0 {
+		return tokenErr(ConfidentialTransferAccountNotApproved)
+	}
+	if !bytes.Equal(p.source, sct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
+		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	available, ok := ciphertextSubLoHi(sct[ctAvailableOff:ctAvailableOff+64], extractCiphertext(p.lo, 0), extractCiphertext(p.hi, 0))
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	if !bytes.Equal(available[:], p.newSource) {
+		return tokenErr(ConfidentialTransferBalanceMismatch)
+	}
+	copy(sct[ctAvailableOff:], available[:])
+	copy(sct[ctDecryptableOff:], rest[1:37])
+
+	// The destination (the same account on a self-transfer, seen with the source's changes).
+	if err := e.checkOwnedByProgram(dst); err != nil {
+		return err
+	}
+	ds, err := unpackPod(dst.mut(), kindAccount)
+	if err != nil {
+		return err
+	}
+	destination := readAccountPod(ds.base())
+	if destination.State == StateFrozen {
+		return tokenErr(AccountFrozen)
+	}
+	if destination.Mint != mintRef.key {
+		return tokenErr(MintMismatch)
+	}
+	if memoRequired(&ds) {
+		if err := e.checkPreviousSiblingIsMemo(); err != nil {
+			return err
+		}
+	}
+	dct, err := ds.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return err
+	}
+	if err := validAsDestination(dct); err != nil {
+		return err
+	}
+	if !bytes.Equal(p.destination, dct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
+		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	lo, ok := ciphertextAdd(dct[ctPendingLoOff:ctPendingLoOff+64], extractCiphertext(p.lo, 1))
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	hi, ok := ciphertextAdd(dct[ctPendingHiOff:ctPendingHiOff+64], extractCiphertext(p.hi, 1))
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	copy(dct[ctPendingLoOff:], lo[:])
+	copy(dct[ctPendingHiOff:], hi[:])
+	if err := incrementPendingCounter(dct); err != nil {
+		return err
+	}
+
+	if v, err := ms.extension(ExtTransferHook); err == nil {
+		if program, ok := optionalKey(v[32:]).Get(); ok {
+			// The amount is secret: the hook is told u64::MAX, as the program does.
+			return e.executeTransferHook(program, &ss, &ds, 2, authIdx, math.MaxUint64)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,288 @@
+//go:build unix
+
+package token_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/gtank/ristretto255"
+
+	"ledgerd/conformance/npmdeps"
+	"ledgerd/impl/core"
+	"ledgerd/impl/programs/token"
+	"ledgerd/impl/programs/zkproof"
+	"ledgerd/impl/runtime"
+	"ledgerd/impl/runtime/runtimetest"
+)
+
+// prover is the reference's zk-sdk making the proofs of a confidential flow (zkproof's
+// testdata/zksdk/flow.mjs), one JSON request and answer per line.
+type prover struct {
+	t   *testing.T
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func newProver(t *testing.T) *prover {
+	npmdeps.Require(t, "the zk-sdk makes the proofs")
+	dir := filepath.Join("..", "zkproof", "testdata", "zksdk")
+	npmdeps.Install(t, dir, filepath.Join(dir, ".npm-ci.lock"))
+	cmd := exec.Command("node", "flow.mjs")
+	cmd.Dir = dir
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		in.Close()
+		cmd.Wait()
+	})
+	return &prover{t: t, in: in, out: bufio.NewReader(out)}
+}
+
+func (p *prover) call(req map[string]any) map[string]string {
+	p.t.Helper()
+	b, _ := json.Marshal(req)
+	if _, err := p.in.Write(append(b, '\n')); err != nil {
+		p.t.Fatal(err)
+	}
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(line, &raw); err != nil {
+		p.t.Fatal(err)
+	}
+	out := map[string]string{}
+	for k, v := range raw {
+		switch v := v.(type) {
+		case string:
+			out[k] = v
+		case float64:
+			out[k] = strconv.Itoa(int(v))
+		}
+	}
+	if out["error"] != "" {
+		p.t.Fatalf("prover %v: %s", req["op"], out["error"])
+	}
+	return out
+}
+
+func unhex(t *testing.T, s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// ctView is a ConfidentialTransferAccount's fields the test reads.
+type ctView struct{ pubkey, pendingLo, pendingHi, available, decryptable []byte }
+
+func confidentialOf(t *testing.T, h *harness, k core.Pubkey) ctView {
+	t.Helper()
+	d := h.accs[k].Data
+	// The extension is the account's first: base (165), account type, then type and length.
+	if len(d) < 170+295 || d[166] != byte(token.ExtConfidentialTransferAccount) {
+		t.Fatalf("%s has no ConfidentialTransferAccount first", k)
+	}
+	v := d[170 : 170+295]
+	return ctView{v[1:33], v[33:97], v[97:161], v[161:225], v[225:261]}
+}
+
+// minus is ciphertext - amount*G, the program's own arithmetic on the commitment.
+func minus(t *testing.T, ct []byte, amount uint64) []byte {
+	t.Helper()
+	c := ristretto255.NewElement()
+	if err := c.Decode(ct[:32]); err != nil {
+		t.Fatal(err)
+	}
+	var s [32]byte
+	for i := range 8 {
+		s[i] = byte(amount >> (8 * i))
+	}
+	sc := ristretto255.NewScalar()
+	if err := sc.Decode(s[:]); err != nil {
+		t.Fatal(err)
+	}
+	c.Subtract(c, ristretto255.NewElement().ScalarBaseMult(sc))
+	return append(c.Encode(nil), ct[32:]...)
+}
+
+// minusLoHi is ct - (lo + hi * 2^16), lo and hi given as ElGamal ciphertexts.
+func minusLoHi(t *testing.T, ct, lo, hi []byte) []byte {
+	t.Helper()
+	var out []byte
+	for half := range 2 {
+		var pts [3]*ristretto255.Element
+		for i, b := range [][]byte{ct, lo, hi} {
+			pts[i] = ristretto255.NewElement()
+			if err := pts[i].Decode(b[32*half : 32*half+32]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var s [32]byte
+		s[2] = 1 // 2^16
+		sc := ristretto255.NewScalar()
+		_ = sc.Decode(s[:])
+		r := ristretto255.NewElement().Add(pts[1], ristretto255.NewElement().ScalarMult(sc, pts[2]))
+		out = append(out, ristretto255.NewElement().Subtract(pts[0], r).Encode(nil)...)
+	}
+	return out
+}
+
+// handle is the ElGamal ciphertext of handle i of a 3-handle grouped ciphertext.
+func handle(grouped []byte, i int) []byte {
+	return append(append([]byte(nil), grouped[:32]...), grouped[32*(1+i):32*(2+i)]...)
+}
+
+var nextContext byte = 100
+
+// verifyInto verifies proof data of type typ with the proof program into a new context-state
+// account of alice's and returns the account.
+func verifyInto(t *testing.T, h *harness, typ zkproof.ProofType, data []byte) core.Pubkey {
+	t.Helper()
+	nextContext++
+	k := key(nextContext).PublicKey()
+	h.accs[k] = runtime.Account{Lamports: 1e9, Owner: zkproof.ProgramID, Data: make([]byte, 33+zkproof.ContextLen(typ))}
+	h.ok([]core.Instruction{{ProgramID: zkproof.ProgramID, Data: append([]byte{byte(typ)}, data...),
+		Accounts: []core.AccountMeta{core.Writable(k), core.Readonly(alice.PublicKey())}}}, payer)
+	return k
+}
+
+// TestConfidentialTransferFlow runs Token-2022's confidential transfer with real proofs made
+// by the reference's zk-sdk: configuring two accounts (one with its proof in the same
+// transaction, read through the instructions sysvar, one from a context-state account),
+// depositing, applying the pending balance, withdrawing, transferring between the accounts and
+// emptying one; the encrypted balances decrypt to what the steps moved, and proofs about
+// other balances, keys or amounts are refused with the program's errors.
+func TestConfidentialTransferFlow(t *testing.T) {
+	p := newProver(t)
+	h := newHarness(t)
+	h.env.Programs.Add(zkproof.Module)
+	h.accs[zkproof.ProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("zk_elgamal_proof_program")}
+	A, B, M := alice.PublicKey(), bob.PublicKey(), mintKP.PublicKey()
+	kpA, kpB, kpAud := p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"})
+	auditor := [32]byte(unhex(t, kpAud["pubkey"]))
+	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtConfidentialTransferMint}, 0,
+		token.InitializeConfidentialTransferMint(M, &A, true, &auditor)), success)
+	a, b := aliceTA.PublicKey(), bobTA.PublicKey()
+	h.createAccount22(aliceTA, A, []token.ExtensionType{token.ExtConfidentialTransferAccount})
+	h.createAccount22(bobTA, B, []token.ExtensionType{token.ExtConfidentialTransferAccount})
+
+	// Alice's proof is the next instruction; bob's sits in a context-state account.
+	proofA := unhex(t, p.call(map[string]any{"op": "pubkeyValidity", "kp": kpA["id"]})["data"])
+	h.ok([]core.Instruction{
+		token.ConfigureConfidentialAccount(a, M, A, nil, [36]byte{1}, 65536, 1, core.SysvarInstructionsID),
+		{ProgramID: zkproof.ProgramID, Data: append([]byte{byte(zkproof.PubkeyValidity)}, proofA...)},
+	}, alice)
+	proofB := unhex(t, p.call(map[string]any{"op": "pubkeyValidity", "kp": kpB["id"]})["data"])
+	ctxB := verifyInto(t, h, zkproof.PubkeyValidity, proofB)
+	// A proof of another type in the context account is refused.
+	wrongType := verifyInto(t, h, zkproof.PubkeyValidity, proofA)
+	h.accs[wrongType].Data[32] = byte(zkproof.ZeroCiphertext)
+	runtimetest.WantErr(t, h.exec([]core.Instruction{token.ConfigureConfidentialAccount(b, M, B, nil, [36]byte{}, 65536, 0, wrongType)}, bob),
+		ixErr(0, "InvalidInstructionData"))
+	h.ok([]core.Instruction{token.ConfigureConfidentialAccount(b, M, B, nil, [36]byte{}, 65536, 0, ctxB)}, bob)
+	if va, vb := confidentialOf(t, h, a), confidentialOf(t, h, b); hex.EncodeToString(va.pubkey) != kpA["pubkey"] ||
+		hex.EncodeToString(vb.pubkey) != kpB["pubkey"] || va.decryptable[0] != 1 {
+		t.Fatalf("configured keys %x %x", va.pubkey, vb.pubkey)
+	}
+	decrypt := func(kp map[string]string, ct []byte) string {
+		return p.call(map[string]any{"op": "decrypt", "kp": kp["id"], "ciphertext": hex.EncodeToString(ct)})["amount"]
+	}
+
+	// Deposit 600 of 1000, apply it.
+	h.ok([]core.Instruction{token.MintTo(t22, M, a, A, nil, 1000)}, alice)
+	runtimetest.WantErr(t, h.exec([]core.Instruction{token.DepositConfidential(a, M, A, nil, 600, 3)}, alice), custom(0, token.MintDecimalsMismatch))
+	h.ok([]core.Instruction{token.DepositConfidential(a, M, A, nil, 600, 2)}, alice)
+	if got := decrypt(kpA, confidentialOf(t, h, a).pendingLo); got != "600" {
+		t.Fatalf("pending lo holds %s", got)
+	}
+	h.ok([]core.Instruction{token.ApplyPendingConfidentialBalance(a, A, nil, 1, [36]byte{2})}, alice)
+	va := confidentialOf(t, h, a)
+	if got := decrypt(kpA, va.available); got != "600" || !bytes.Equal(va.pendingLo, make([]byte, 64)) {
+		t.Fatalf("available holds %s", got)
+	}
+
+	// Withdraw 100: the proofs are about the balance left, 500.
+	left := minus(t, va.available, 100)
+	w := p.call(map[string]any{"op": "withdraw", "kp": kpA["id"], "ciphertext": hex.EncodeToString(left), "remaining": "500"})
+	eq := verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, w["equality"]))
+	rng := verifyInto(t, h, zkproof.BatchedRangeProofU64, unhex(t, w["range"]))
+	wantCode(t, h.exec([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 101, 2, [36]byte{3}, 0, 0, eq, rng)}, alice),
+		custom(0, token.ConfidentialTransferBalanceMismatch), "Error: Balance mismatch")
+	wantCode(t, h.exec([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, 0, 0, rng, eq)}, alice),
+		ixErr(0, "InvalidArgument"), "")
+	h.ok([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, 0, 0, eq, rng)}, alice)
+	if got := decrypt(kpA, confidentialOf(t, h, a).available); got != "500" {
+		t.Fatalf("available after withdrawing holds %s", got)
+	}
+
+	// Transfer 70 000 to bob (more than the 16-bit lo half): 430 of alice's 500... scaled.
+	h.ok([]core.Instruction{token.MintTo(t22, M, a, A, nil, 100_000)}, alice)
+	h.ok([]core.Instruction{token.DepositConfidential(a, M, A, nil, 100_000, 2)}, alice)
+	h.ok([]core.Instruction{token.ApplyPendingConfidentialBalance(a, A, nil, 1, [36]byte{4})}, alice)
+	va = confidentialOf(t, h, a)
+	tc := p.call(map[string]any{"op": "transferCiphertexts", "source": kpA["pubkey"], "destination": kpB["pubkey"],
+		"auditor": kpAud["pubkey"], "amount": "70000"})
+	lo, hi := unhex(t, tc["lo"]), unhex(t, tc["hi"])
+	newSource := minusLoHi(t, va.available, handle(lo, 0), handle(hi, 0))
+	tp := p.call(map[string]any{"op": "transfer", "kp": kpA["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(newSource),
+		"remaining": "30500"})
+	teq := verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"]))
+	tval := verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"]))
+	trng := verifyInto(t, h, zkproof.BatchedRangeProofU128, unhex(t, tp["range"]))
+	audLo, audHi := [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2))
+	// The auditor's ciphertexts in the instruction must be the proof's.
+	wantCode(t, h.exec([]core.Instruction{token.TransferConfidential(a, M, b, A, nil, [36]byte{5}, audHi, audLo, 0, 0, 0, teq, tval, trng)}, alice),
+		custom(0, token.ConfidentialTransferBalanceMismatch), "Error: Balance mismatch")
+	// Bob cannot spend alice's proofs.
+	wantCode(t, h.exec([]core.Instruction{token.TransferConfidential(b, M, a, B, nil, [36]byte{5}, audLo, audHi, 0, 0, 0, teq, tval, trng)}, bob),
+		custom(0, token.ConfidentialTransferElGamalPubkeyMismatch), "")
+	h.ok([]core.Instruction{token.TransferConfidential(a, M, b, A, nil, [36]byte{5}, audLo, audHi, 0, 0, 0, teq, tval, trng)}, alice)
+	if got := decrypt(kpA, confidentialOf(t, h, a).available); got != "30500" {
+		t.Fatalf("alice holds %s after sending", got)
+	}
+	h.ok([]core.Instruction{token.ApplyPendingConfidentialBalance(b, B, nil, 1, [36]byte{6})}, bob)
+	vb := confidentialOf(t, h, b)
+	if got := decrypt(kpB, vb.available); got != "70000" {
+		t.Fatalf("bob holds %s after receiving", got)
+	}
+	if got := decrypt(kpAud, audLo[:]); got != "4464" { // 70000 & 0xffff
+		t.Fatalf("the auditor reads %s", got)
+	}
+
+	// Bob withdraws everything, then empties the account with a zero-ciphertext proof.
+	empty := minus(t, vb.available, 70_000)
+	w = p.call(map[string]any{"op": "withdraw", "kp": kpB["id"], "ciphertext": hex.EncodeToString(empty), "remaining": "0"})
+	h.ok([]core.Instruction{token.WithdrawConfidential(b, M, B, nil, 70_000, 2, [36]byte{7}, 0, 0,
+		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, w["equality"])),
+		verifyInto(t, h, zkproof.BatchedRangeProofU64, unhex(t, w["range"])))}, bob)
+	zero := p.call(map[string]any{"op": "zeroCiphertext", "kp": kpB["id"], "ciphertext": hex.EncodeToString(empty)})
+	zctx := verifyInto(t, h, zkproof.ZeroCiphertext, unhex(t, zero["data"]))
+	wantCode(t, h.exec([]core.Instruction{token.EmptyConfidentialAccount(a, A, nil, 0, zctx)}, alice),
+		custom(0, token.ConfidentialTransferElGamalPubkeyMismatch), "Encryption public-key mismatch")
+	h.ok([]core.Instruction{token.EmptyConfidentialAccount(b, B, nil, 0, zctx)}, bob)
+	if !bytes.Equal(confidentialOf(t, h, b).available, make([]byte, 64)) {
+		t.Fatal("bob's available balance is not the zero ciphertext")
+	}
+	h.ok([]core.Instruction{token.Transfer(t22, b, a, B, nil, 70_000)}, bob)
+	h.ok([]core.Instruction{token.CloseAccount(t22, b, B, B, nil)}, bob)
+}
