@@ -102,6 +102,11 @@ var cheatCases = group(
 	bad("surfnet_cloneProgramAccount", `["`+cheatAccount+`","`+cheatClone+`"]`, -32602, "").orError(-32601).named("a source that is not a program"),
 	badKeys("surfnet_cloneProgramAccount", `["%s","`+cheatClone+`"]`),
 
+	// The suite's node forks nothing: the exclusion is recorded and changes nothing else.
+	ok("surfnet_offlineAccount", `["`+cheatOwner+`",{"includeOwnedAccounts":true}]`, at("value", `null`)).orError(-32601),
+	ok("surfnet_offlineAccount", `["`+cheatOwner+`"]`, at("value", `null`)).orError(-32601).named("without a config"),
+	badKeys("surfnet_offlineAccount", `["%s"]`),
+
 	// An empty update overrides nothing, so getSupply's own cases see the chain's figures.
 	ok("surfnet_setSupply", `[{}]`, at("value", `null`)).orError(-32601),
 	badKeys("surfnet_setSupply", `[{"non_circulating_accounts":["%s"]}]`),

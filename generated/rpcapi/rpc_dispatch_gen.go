@@ -579,6 +579,11 @@ var Methods = map[string]*MethodInfo{
 		Name:   "surfnet_getSurfnetInfo",
 		call:   callSurfnetGetSurfnetInfo,
 	},
+	"surfnet_offlineAccount": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "surfnet_offlineAccount",
+		call:   callSurfnetOfflineAccount,
+	},
 	"surfnet_pauseClock": {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
 		Name:   "surfnet_pauseClock",
@@ -947,6 +952,16 @@ func callSurfnetSetSupply(ctx context.Context, h Handler, raw json.RawMessage) (
 		return nil, err
 	}
 	return h.SurfnetSetSupply(ctx, p)
+}
+func callSurfnetOfflineAccount(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetOfflineAccountParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetOfflineAccount(ctx, p)
 }
 func callGetEpochInfo(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
 	p := new(GetEpochInfoParams)

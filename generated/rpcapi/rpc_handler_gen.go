@@ -74,6 +74,8 @@ type Handler interface {
 	SurfnetWriteProgram(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
 	// SurfnetSetSupply implements surfnet_setSupply: Sets what getSupply answers.
 	SurfnetSetSupply(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error)
+	// SurfnetOfflineAccount implements surfnet_offlineAccount: Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster.
+	SurfnetOfflineAccount(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error)
 	// GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 	GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	// GetEpochSchedule implements getEpochSchedule: Returns the epoch schedule of the cluster.
@@ -311,6 +313,7 @@ type Stub struct {
 	SurfnetCloneProgramAccountFunc        func(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error)
 	SurfnetWriteProgramFunc               func(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
 	SurfnetSetSupplyFunc                  func(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error)
+	SurfnetOfflineAccountFunc             func(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error)
 	GetEpochInfoFunc                      func(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	GetEpochScheduleFunc                  func(ctx context.Context) (GetEpochScheduleResult, error)
 	GetInflationGovernorFunc              func(ctx context.Context, p *GetInflationGovernorParams) (GetInflationGovernorResult, error)
@@ -613,6 +616,13 @@ func (s *Stub) SurfnetSetSupply(ctx context.Context, p *SurfnetSetSupplyParams) 
 		return zero, NewMethodNotAvailableError("surfnet_setSupply")
 	}
 	return s.SurfnetSetSupplyFunc(ctx, p)
+}
+func (s *Stub) SurfnetOfflineAccount(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error) {
+	if s.SurfnetOfflineAccountFunc == nil {
+		var zero SurfnetOfflineAccountResult
+		return zero, NewMethodNotAvailableError("surfnet_offlineAccount")
+	}
+	return s.SurfnetOfflineAccountFunc(ctx, p)
 }
 func (s *Stub) GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error) {
 	if s.GetEpochInfoFunc == nil {

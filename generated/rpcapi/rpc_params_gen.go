@@ -796,6 +796,38 @@ func (p SurfnetSetSupplyParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.Update}, []bool{true})
 }
 
+// SurfnetOfflineAccountParams are the positional params of surfnet_offlineAccount.
+type SurfnetOfflineAccountParams struct {
+	Pubkey      Pubkey                // The account (or program) to keep offline.
+	Config      *OfflineAccountConfig // Whether the accounts it owns are kept offline too.
+	pubkeyBytes []byte                // set by Validate
+}
+
+// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+func (p *SurfnetOfflineAccountParams) PubkeyBytes() ([]byte, error) {
+	if p.pubkeyBytes != nil {
+		return p.pubkeyBytes, nil
+	}
+	return decodeBase58(p.Pubkey, 32, "")
+}
+func (p *SurfnetOfflineAccountParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetOfflineAccountParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+}
+
 // GetEpochInfoParams are the positional params of getEpochInfo.
 type GetEpochInfoParams struct {
 	Config *ContextConfig // Commitment (default finalized) and minimum context slot.

@@ -1544,6 +1544,16 @@ func (v *NotificationContext) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "slot")
 }
 
+// OfflineAccountConfig: Which accounts to keep offline (surfpool's OfflineAccountConfig).
+type OfflineAccountConfig struct {
+	IncludeOwnedAccounts *bool `json:"includeOwnedAccounts,omitempty"` // Also keep offline every account the account owns (default false).
+}
+
+func (v *OfflineAccountConfig) UnmarshalJSON(data []byte) error {
+	type plain OfflineAccountConfig
+	return decodeExact(data, (*plain)(v), v, "includeOwnedAccounts")
+}
+
 // ParsedAccountKey: An account key annotated with its role, as listed by jsonParsed messages and by transactionDetails `accounts`.
 type ParsedAccountKey struct {
 	Pubkey   Pubkey `json:"pubkey"`
@@ -2214,6 +2224,8 @@ func (v *SurfnetInfoRunbookExecutionsItem) UnmarshalJSON(data []byte) error {
 	type plain SurfnetInfoRunbookExecutionsItem
 	return decodeExact(data, (*plain)(v), v, "startedAt", "completedAt", "runbookId", "errors")
 }
+
+type SurfnetOfflineAccountResult = RpcResponseNull
 
 type SurfnetPauseClockResult = EpochInfo
 

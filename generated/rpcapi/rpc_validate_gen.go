@@ -304,6 +304,15 @@ func (p *SurfnetSetSupplyParams) Validate() error {
 	return nil
 }
 
+// Validate checks the params of surfnet_offlineAccount against the schema; a failure is a -32602 *Error.
+func (p *SurfnetOfflineAccountParams) Validate() error {
+	var err error
+	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Validate checks the params of getEpochInfo against the schema; a failure is a -32602 *Error.
 func (p *GetEpochInfoParams) Validate() error {
 	if p.Config != nil {

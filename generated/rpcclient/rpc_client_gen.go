@@ -239,6 +239,13 @@ func (c *Client) SurfnetSetSupply(ctx context.Context, p *rpcapi.SurfnetSetSuppl
 	return r, err
 }
 
+// SurfnetOfflineAccount implements surfnet_offlineAccount: Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster.
+func (c *Client) SurfnetOfflineAccount(ctx context.Context, p *rpcapi.SurfnetOfflineAccountParams) (rpcapi.SurfnetOfflineAccountResult, error) {
+	var r rpcapi.SurfnetOfflineAccountResult
+	err := c.Call(ctx, "surfnet_offlineAccount", p, &r)
+	return r, err
+}
+
 // GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 func (c *Client) GetEpochInfo(ctx context.Context, p *rpcapi.GetEpochInfoParams) (rpcapi.GetEpochInfoResult, error) {
 	var r rpcapi.GetEpochInfoResult

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -202,7 +203,7 @@ func (f *fork) fetchOnce(ctx context.Context, want []core.Pubkey) (deps []core.P
 		f.fetched.Add(uint64(len(chunk)))
 		f.mu.Lock()
 		for i, k := range chunk {
-			a := accts[i]
+			a := deployable(accts[i])
 			if _, known := f.entries[k]; known {
 				continue // another read settled it meanwhile
 			}
@@ -253,6 +254,20 @@ func (f *fork) unknown(keys []core.Pubkey) ([]core.Pubkey, error) {
 		}
 	}
 	return out, nil
+}
+
+// deployable returns a fetched account, a program-data account with its deployment slot set to 0: the remote's
+// slots are not this chain's, and a program deployed at a slot the fork has not reached would read as not
+// deployed (the test validator's --clone-upgradeable-program does the same).
+func deployable(a *runtime.Account) *runtime.Account {
+	// UpgradeableLoaderState::ProgramData: the tag 3 (u32), the slot (u64), an optional authority.
+	if a == nil || a.Owner != core.BPFLoaderUpgradeableProgramID || len(a.Data) < 13 || binary.LittleEndian.Uint32(a.Data) != 3 {
+		return a
+	}
+	cp := *a
+	cp.Data = bytes.Clone(a.Data)
+	binary.LittleEndian.PutUint64(cp.Data[4:12], 0)
+	return &cp
 }
 
 // forkDependencies are the accounts a fetched account is useless without: an upgradeable program's program
@@ -465,3 +480,23 @@ func (l *Ledger) ForkSource() string {
 }
 
 var errNoForkSource = errors.New("ledger: ForkConfig without a Source")
+
+// pendingAccounts calls fn with the fetched accounts the producer has yet to write: every bank reads them, so a
+// scan lists them as it lists the bank's own writes. A nil fork has none.
+func (f *fork) pendingAccounts(fn func(core.Pubkey, runtime.Account)) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	var ks []core.Pubkey
+	var as []runtime.Account
+	for _, k := range f.queue {
+		if e := f.entries[k]; e != nil && e.pending && e.base != nil {
+			ks, as = append(ks, k), append(as, *e.base)
+		}
+	}
+	f.mu.Unlock()
+	for i, k := range ks {
+		fn(k, as[i])
+	}
+}

@@ -38,6 +38,11 @@ func (b *Bank) scanMerged(scan func(at uint64, yield func(store.Pubkey, store.Ac
 	keep func(*runtime.Account) bool, fn func(core.Pubkey, runtime.Account) bool) (bool, error) {
 	written := map[core.Pubkey]runtime.Account{}
 	b.overlayAccounts(func(k core.Pubkey, a runtime.Account) { written[k] = a })
+	b.fork.pendingAccounts(func(k core.Pubkey, a runtime.Account) {
+		if _, ok := written[k]; !ok {
+			written[k] = a
+		}
+	})
 	at, empty := b.storeSlot()
 	if !empty {
 		stopped := false

@@ -74,6 +74,12 @@ func (b *Bank) TokenAccounts(kind IndexKind, key core.Pubkey, fn func(core.Pubke
 			written = append(written, runtime.AccountWrite{Pubkey: k, Account: a})
 		}
 	})
+	b.fork.pendingAccounts(func(k core.Pubkey, a runtime.Account) {
+		if !seen[k] && matches(&a) {
+			seen[k] = true
+			written = append(written, runtime.AccountWrite{Pubkey: k, Account: a})
+		}
+	})
 	for _, w := range written {
 		if !fn(w.Pubkey, w.Account) {
 			return nil

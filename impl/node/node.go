@@ -89,6 +89,9 @@ type Config struct {
 	// NoMetrics does not serve GET /metrics on the RPC port (served by default: see impl/metrics).
 	NoMetrics bool
 
+	// Fork makes the node a lazy fork of another cluster (--fork-url; fork.go).
+	Fork *ForkOptions
+
 	// ValidatorLog also writes the log, from the ledger's opening on, to <LedgerDir>/validator.log, as the test
 	// validator does (harnesses read its start-up lines there).
 	ValidatorLog bool
@@ -143,7 +146,7 @@ func Start(cfg Config) (*Node, error) {
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
 		AirdropPerTimeCap: cfg.AirdropPerTimeCap, AirdropTimeSlice: cfg.AirdropTimeSlice,
 		Logger: cfg.Logger, Now: cfg.Now, ExpectedGenesisHash: cfg.ExpectedGenesisHash, VerifyLedger: cfg.VerifyLedger,
-		StoreFS: cfg.StoreFS, BlockProduction: cfg.BlockProduction,
+		StoreFS: cfg.StoreFS, BlockProduction: cfg.BlockProduction, Fork: forkConfig(cfg.Fork),
 		// The hub registers before the first slot, so subscribers never miss one and no event races the wiring.
 		Paused: true,
 	})

@@ -88,6 +88,10 @@ func (s *Server) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleA
 	if err != nil {
 		return r, err
 	}
+	// On a lazy fork the accounts never held here are asked of the cluster in one request, not one each.
+	if err := s.ledger.Prefetch(keys); err != nil {
+		return r, err
+	}
 	enc := encodingOr(cfg.Encoding, encoding.Base64)
 	values := make([]*rpcapi.UiAccount, len(keys))
 	guard := newReplyGuard(ctx, enc, cfg.DataSlice) // a hundred accounts of 10 MiB would be 1.3 GB of base64

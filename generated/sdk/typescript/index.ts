@@ -966,6 +966,12 @@ export interface NotificationContext {
   slot: Slot;
 }
 
+/** Which accounts to keep offline (surfpool's OfflineAccountConfig). */
+export interface OfflineAccountConfig {
+  /** Also keep offline every account the account owns (default false). */
+  includeOwnedAccounts?: boolean;
+}
+
 /** An account key annotated with its role, as listed by jsonParsed messages and by transactionDetails `accounts`. */
 export interface ParsedAccountKey {
   pubkey: Pubkey;
@@ -1494,6 +1500,8 @@ export interface SurfnetInfoRunbookExecutionsItem {
   runbookId: string;
   errors?: string[] | null;
 }
+
+export type SurfnetOfflineAccountResult = RpcResponseNull;
 
 export type SurfnetPauseClockResult = EpochInfo;
 
@@ -2260,6 +2268,15 @@ export type SurfnetWriteProgramParams = [programId: Pubkey, data: string, offset
 export type SurfnetSetSupplyParams = [update: SupplyUpdate];
 
 /**
+ * The params of surfnet_offlineAccount.
+ *
+ * @param pubkey The account (or program) to keep offline.
+ *
+ * @param config Whether the accounts it owns are kept offline too.
+ */
+export type SurfnetOfflineAccountParams = [pubkey: Pubkey, config?: OfflineAccountConfig];
+
+/**
  * The params of getEpochInfo.
  *
  * @param config Commitment (default finalized) and minimum context slot.
@@ -2771,6 +2788,8 @@ export interface HttpMethods {
   surfnet_writeProgram: { params: SurfnetWriteProgramParams; result: SurfnetWriteProgramResult };
   /** Sets what getSupply answers. */
   surfnet_setSupply: { params: SurfnetSetSupplyParams; result: SurfnetSetSupplyResult };
+  /** Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster. */
+  surfnet_offlineAccount: { params: SurfnetOfflineAccountParams; result: SurfnetOfflineAccountResult };
   /** Returns information about the current epoch. */
   getEpochInfo: { params: GetEpochInfoParams; result: GetEpochInfoResult };
   /** Returns the epoch schedule of the cluster. */
@@ -3685,6 +3704,19 @@ export class Client extends ClientBase {
    */
   surfnet_setSupply(...params: SurfnetSetSupplyParams): Promise<SurfnetSetSupplyResult> {
     return this.call("surfnet_setSupply", ...params);
+  }
+
+  /**
+   * Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster.
+   *
+   * On a node started with --fork-url, an account the node does not hold is fetched from the forked cluster when
+   * first read; after this call the account (and with includeOwnedAccounts every account the cluster reports it
+   * owns) is not: it reads as missing unless written here. Accounts already held stay as they are. The exclusion
+   * lives in memory until a restart (--fork-offline sets it at start). Without a fork nothing is fetched anyway,
+   * and the call changes nothing.
+   */
+  surfnet_offlineAccount(...params: SurfnetOfflineAccountParams): Promise<SurfnetOfflineAccountResult> {
+    return this.call("surfnet_offlineAccount", ...params);
   }
 
   /**
@@ -4624,6 +4656,7 @@ export const requests = {
   surfnet_cloneProgramAccount: (...params: SurfnetCloneProgramAccountParams): RpcRequest<"surfnet_cloneProgramAccount"> => ({ method: "surfnet_cloneProgramAccount", params }),
   surfnet_writeProgram: (...params: SurfnetWriteProgramParams): RpcRequest<"surfnet_writeProgram"> => ({ method: "surfnet_writeProgram", params }),
   surfnet_setSupply: (...params: SurfnetSetSupplyParams): RpcRequest<"surfnet_setSupply"> => ({ method: "surfnet_setSupply", params }),
+  surfnet_offlineAccount: (...params: SurfnetOfflineAccountParams): RpcRequest<"surfnet_offlineAccount"> => ({ method: "surfnet_offlineAccount", params }),
   getEpochInfo: (...params: GetEpochInfoParams): RpcRequest<"getEpochInfo"> => ({ method: "getEpochInfo", params }),
   getEpochSchedule: (...params: GetEpochScheduleParams): RpcRequest<"getEpochSchedule"> => ({ method: "getEpochSchedule", params }),
   getInflationGovernor: (...params: GetInflationGovernorParams): RpcRequest<"getInflationGovernor"> => ({ method: "getInflationGovernor", params }),
