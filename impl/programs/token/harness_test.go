@@ -42,6 +42,8 @@ type harness struct {
 	t    testing.TB
 	env  *runtime.Env
 	accs runtime.MapSource
+	// onExec, when set, sees every executed transaction once its writes are committed.
+	onExec func(tx *core.Transaction, res *runtime.Result)
 }
 
 func newHarness(t testing.TB) *harness {
@@ -90,6 +92,9 @@ func (h *harness) exec(ixs []core.Instruction, signers ...core.Keypair) *runtime
 	}
 	res := runtime.Execute(h.env, h.accs, tx, runtime.Options{})
 	h.accs.Apply(res.Writes)
+	if h.onExec != nil {
+		h.onExec(tx, res)
+	}
 	return res
 }
 
