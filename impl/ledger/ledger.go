@@ -99,15 +99,15 @@ func (c Commitment) String() string {
 	return [...]string{"processed", "confirmed", "finalized"}[c]
 }
 
-// ParseCommitment reads the commitment names of the specification (and the deprecated aliases the reference
-// still accepts).
+// ParseCommitment reads the commitment names of the specification. The names the reference retired (recent,
+// single, singleGossip, root, max) are not among them: its CommitmentLevel no longer has them, so it refuses them.
 func ParseCommitment(s string) (Commitment, bool) {
 	switch s {
-	case "processed", "recent", "single", "singleGossip":
+	case "processed":
 		return Processed, true
 	case "confirmed":
 		return Confirmed, true
-	case "finalized", "max", "root":
+	case "finalized":
 		return Finalized, true
 	}
 	return 0, false

@@ -380,15 +380,17 @@ func TestBlockProductionModesSubscriptions(t *testing.T) {
 			if err := json.Unmarshal(mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["`+k+`",1000000000]}`), &sig); err != nil {
 				t.Fatal(err)
 			}
-			var st struct {
-				Value []*struct {
-					Slot uint64 `json:"slot"`
-				} `json:"value"`
+			// The airdrop's slot from the ledger: getSignatureStatuses shows a status only once its slot froze, which
+			// in manual mode waits for the request below.
+			decoded, err := core.ParseSignature(sig)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if err := json.Unmarshal(mustCall(t, url, `{"jsonrpc":"2.0","id":2,"method":"getSignatureStatuses","params":[["`+sig+`"]]}`), &st); err != nil || st.Value[0] == nil {
+			st, err := n.Ledger.SignatureStatuses([]core.Signature{decoded}, false)
+			if err != nil || st[0] == nil {
 				t.Fatalf("status of the airdrop: %v", err)
 			}
-			slot := st.Value[0].Slot
+			slot := st[0].Slot
 			if mode == ledger.ProduceOnRequest {
 				if _, c, _ := n.Ledger.Slots(); c >= slot {
 					t.Fatalf("manual mode confirmed slot %d before any request", c)

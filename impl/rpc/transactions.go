@@ -325,7 +325,11 @@ func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatur
 	out.Context = rpcContext(slot)
 	out.Value = make([]*rpcapi.SignatureStatus, len(statuses))
 	for i, st := range statuses {
-		if st == nil {
+		// A transaction of the working bank has no status yet: the reference reads statuses from its processed
+		// bank, the newest frozen one it voted on, so a transaction shows there only once its slot froze. (Clients
+		// rely on it: web3.js's confirmTransaction polls once right after subscribing and throws the error of a
+		// status it finds, where a notification would have resolved with it.)
+		if st == nil || st.Status == ledger.Processed {
 			continue
 		}
 		level := st.Status.String()
