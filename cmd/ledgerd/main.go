@@ -64,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	incrementalSnapshots := fs.Uint64("incremental-snapshot-interval-slots", 0, "take an incremental snapshot every N rooted slots between full ones; 0 (the default, as the test validator) takes none")
 	fs.IntVar(&cfg.Snapshots.MaxFull, "maximum-full-snapshots-to-retain", snapshot.DefaultMaxFull, "how many full snapshots to keep")
 	fs.IntVar(&cfg.Snapshots.MaxIncremental, "maximum-incremental-snapshots-to-retain", snapshot.DefaultMaxIncremental, "how many incremental snapshots of the newest full snapshot to keep")
+	followURL := fs.String("follow", "", "follow the leader at this JSON-RPC URL as a read replica: replay its blocks, serve reads and subscriptions, forward transactions (see README, Read replicas)")
 	fs.StringVar(&cfg.FromSnapshot, "snapshot", "", "start --ledger as a copy of this snapshot directory, or of the newest in a directory of snapshots (an existing ledger needs --reset)")
 	fs.Var((*stringList)(&cfg.Health.KnownValidators), "known-validator", "PUBKEY: judge health against this validator's slot; repeatable")
 	fs.Var((*stringList)(&cfg.Health.Peers), "peer", "URL: JSON-RPC address of another node, polled for its identity, version and slot; repeatable")
@@ -135,6 +136,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	cfg.Snapshots.NoIncremental, cfg.Snapshots.IncrementalInterval = *incrementalSnapshots == 0, *incrementalSnapshots
 	cfg.PubSub.DisableBlock, cfg.PubSub.DisableVote, cfg.PubSub.DisableSlotsUpdates = !*blockSubs, !*voteSubs, !*slotsUpdatesSubs
 	cfg.NoMetrics = !*metrics
+	if *followURL != "" {
+		cfg.Follow = &node.FollowOptions{URL: *followURL}
+	}
 	// The test validator's flags: the mint, account files, clones, the warp slot, and the notes on the flags
 	// that have no meaning here.
 	setup, err := tv.apply(context.Background(), &cfg, given, accounts, given["slot-ms"] || given["slot-duration"])

@@ -47,6 +47,9 @@ func startCluster(cfg *Config, l *ledger.Ledger) (*clusterParts, error) {
 	hc := cfg.Health
 	hc.Slot = func() uint64 { _, confirmed, _ := l.Slots(); return confirmed }
 	hc.Fault = l.StorageFault
+	if cfg.follower != nil {
+		hc.Fault = cfg.follower.Fault(l.StorageFault)
+	}
 	if hc.Logger == nil {
 		hc.Logger = cfg.Logger
 	}

@@ -18,6 +18,7 @@ import (
 
 	"ledgerd/generated/docs"
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/follow"
 	"ledgerd/impl/health"
 	"ledgerd/impl/jsonrpc"
 	"ledgerd/impl/ledger"
@@ -92,6 +93,10 @@ type Config struct {
 	// Fork makes the node a lazy fork of another cluster (--fork-url; fork.go).
 	Fork *ForkOptions
 
+	// Follow makes the node a read replica of a leader (--follow URL; follow.go).
+	Follow   *FollowOptions
+	follower *follow.Follower // made by Start from Follow
+
 	// ValidatorLog also writes the log, from the ledger's opening on, to <LedgerDir>/validator.log, as the test
 	// validator does (harnesses read its start-up lines there).
 	ValidatorLog bool
@@ -120,6 +125,8 @@ type Node struct {
 	PubSub  *pubsub.Hub
 	HTTPURL string
 	WSURL   string
+	// Follower is the replay of a follower's leader (nil unless Config.Follow).
+	Follower *follow.Follower
 
 	cluster  *clusterParts
 	log      *slog.Logger
@@ -136,11 +143,15 @@ func Start(cfg Config) (*Node, error) {
 	if err := prepareCluster(&cfg); err != nil {
 		return nil, err
 	}
+	var err error
+	if cfg.follower, err = prepareFollow(&cfg); err != nil {
+		return nil, err
+	}
 	modules := cfg.Programs
 	if modules == nil {
 		modules = programs.All()
 	}
-	l, err := ledger.Open(ledger.Config{
+	l, err := ledger.Open(ledger.Config{Replica: cfg.follower != nil,
 		Programs: runtime.NewRegistry(modules...),
 		Dir:      cfg.LedgerDir, Reset: cfg.Reset, Genesis: cfg.Genesis, WarpSlot: cfg.WarpSlot, SlotDuration: cfg.SlotDuration,
 		FinalityDepth: cfg.FinalityDepth, FinalityDepthZero: cfg.FinalityDepthZero, AirdropCap: cfg.AirdropCap,
@@ -168,7 +179,11 @@ func Start(cfg Config) (*Node, error) {
 		closeFile(logFile)
 		return nil, err
 	}
-	handler := rpc.NewServer(rpc.Node{Identity: g.IdentityPubkey(), GenesisHash: g.HashString(),
+	identity := g.IdentityPubkey()
+	if cfg.follower != nil {
+		identity = cfg.follower.Identity()
+	}
+	handler := rpc.NewServer(rpc.Node{Identity: identity, GenesisHash: g.HashString(),
 		Health: parts.monitor.Check, Ledger: l, Cluster: parts.info,
 		Cheats: cfg.EnableCheats || rpc.IsLoopback(cfg.BindAddress)})
 	if cfg.PubSub.Logger == nil {
@@ -183,12 +198,19 @@ func Start(cfg Config) (*Node, error) {
 		m := metrics.New(metrics.Config{Ledger: l, PubSub: hub, Logger: cfg.Logger,
 			Connections: func() map[string]int { return n.connections() }})
 		l.OnEvent(m.OnEvent)
+		if f := cfg.follower; f != nil {
+			m.RegisterFollower(func() (uint64, bool, bool) { lag, ok := f.Lag(); return lag, ok, f.Fatal() != nil })
+		}
 		extra = map[string]http.Handler{"/metrics": m.Handler()}
 		observer = m
 	}
 	l.Start()
 	handler.SetPubSub(hub)
-	d := &rpcapi.Dispatcher{Handler: handler, Disabled: cfg.PubSub.DisabledMethods()}
+	var d jsonrpc.Dispatcher = &rpcapi.Dispatcher{Handler: handler, Disabled: cfg.PubSub.DisabledMethods()}
+	if cfg.follower != nil {
+		d = cfg.follower.Dispatcher(d)
+		cfg.follower.Run(l)
+	}
 	doc := []byte(rpcapi.OpenRPCDocument)
 
 	httpLn, err := listen(cfg.BindAddress, cfg.RPCPort)
@@ -208,7 +230,7 @@ func Start(cfg Config) (*Node, error) {
 		closeFile(logFile)
 		return nil, err
 	}
-	n = &Node{Genesis: g, Ledger: l, PubSub: hub, cluster: parts, log: cfg.Logger, logFile: logFile,
+	n = &Node{Genesis: g, Ledger: l, PubSub: hub, cluster: parts, log: cfg.Logger, logFile: logFile, Follower: cfg.follower,
 		done: make(chan error, 2)}
 	parts.info.RPCAddr, parts.info.PubSubAddr = httpLn.Addr().String(), wsLn.Addr().String()
 	n.HTTPURL = "http://" + httpLn.Addr().String()
@@ -277,6 +299,9 @@ func (n *Node) Close(ctx context.Context) error {
 	wg.Go(func() { err2 = n.wsHandle.Shutdown(ctx) })
 	wg.Go(func() { err3 = n.wsSrv.Shutdown(ctx) })
 	wg.Wait()
+	if n.Follower != nil {
+		n.Follower.Close() // before the ledger: a replay runs on its producer
+	}
 	n.cluster.close() // before the ledger: a snapshot being written reads its store
 	n.Ledger.Stop()   // no more events ...
 	n.PubSub.Close()  // ... so the hub drains, reading the store, before it closes
