@@ -73,3 +73,15 @@ func ApplyPendingConfidentialBalance(account, owner core.Pubkey, signers []core.
 	return ix(Program2022ID, ctData(8, u64Bytes(expectedCredits), newDecryptable[:]),
 		append([]core.AccountMeta{core.Writable(account)}, authorityMetas(owner, signers)...)...)
 }
+
+// TransferConfidentialWithFee builds TransferWithFee: offsets are the equality, transfer amount
+// validity, fee percentage-with-cap, fee validity and 256-bit range proofs'.
+func TransferConfidentialWithFee(source, mint, destination, owner core.Pubkey, signers []core.Pubkey, newDecryptable [36]byte,
+	auditorLo, auditorHi [64]byte, offsets [5]int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(source), core.Readonly(mint), core.Writable(destination)}, proofMetas(proofAccounts)...)
+	off := make([]byte, 5)
+	for i, o := range offsets {
+		off[i] = byte(o)
+	}
+	return ix(Program2022ID, ctData(13, newDecryptable[:], auditorLo[:], auditorHi[:], off), append(metas, authorityMetas(owner, signers)...)...)
+}

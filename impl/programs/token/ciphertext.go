@@ -81,6 +81,16 @@ func ciphertextAdd(left, right []byte) ([64]byte, bool) {
 	return ciphertext{pointAdd(l.c, r.c), pointAdd(l.d, r.d)}.encode(), true
 }
 
+// ciphertextSub is left - right.
+func ciphertextSub(left, right []byte) ([64]byte, bool) {
+	l, ok1 := decodeCiphertext(left)
+	r, ok2 := decodeCiphertext(right)
+	if !ok1 || !ok2 {
+		return [64]byte{}, false
+	}
+	return ciphertext{pointSub(l.c, r.c), pointSub(l.d, r.d)}.encode(), true
+}
+
 // combineLoHi is lo + hi * 2^16.
 func combineLoHi(lo, hi []byte) (ciphertext, bool) {
 	l, ok1 := decodeCiphertext(lo)

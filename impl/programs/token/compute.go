@@ -110,6 +110,7 @@ var token2022SubUnits = map[[2]byte]uint64{
 	{byte(KindConfidentialTransferExtension), 6}:    7500,
 	{byte(KindConfidentialTransferExtension), 7}:    16500,
 	{byte(KindConfidentialTransferExtension), 8}:    6500,
+	{byte(KindConfidentialTransferExtension), 13}:   24000,
 	{byte(KindConfidentialTransferExtension), 9}:    1000,
 	{byte(KindConfidentialTransferExtension), 10}:   1000,
 	{byte(KindConfidentialTransferExtension), 11}:   1000,

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"math"
 
+	"github.com/gtank/ristretto255"
+
 	"ledgerd/impl/core"
 	"ledgerd/impl/core/sysvar"
 	"ledgerd/impl/programs/zkproof"
@@ -470,14 +472,18 @@ func (e *exec) withdraw(rest []byte) error {
 	return nil
 }
 
-// transferProof is what a confidential transfer's three proofs establish, once they agree.
+// transferProof is what a confidential transfer's proofs establish, once they agree.
 type transferProof struct {
 	source, destination, auditor []byte
 	lo, hi                       []byte // the amount's grouped ciphertexts (source, destination, auditor handles)
 	newSource                    []byte // the source's available balance after the transfer
+	// With a fee: the withdraw-withheld authority's key and the fee's grouped ciphertexts
+	// (destination, withdraw-withheld authority handles); nil without.
+	withheldAuthority []byte
+	feeLo, feeHi      []byte
 }
 
-// extractCiphertext is handle i's ElGamal ciphertext of a 3-handle grouped ciphertext.
+// extractCiphertext is handle i's ElGamal ciphertext of a grouped ciphertext.
 func extractCiphertext(grouped []byte, i int) []byte {
 	return append(append([]byte(nil), grouped[:32]...), grouped[32*(1+i):32*(2+i)]...)
 }
@@ -519,11 +525,22 @@ func (e *exec) verifyTransferProof(next *int, eqOff, validityOff, rangeOff int64
 		newSource: eq[32:96]}, nil
 }
 
-// transfer moves an encrypted amount from the source's available balance to the destination's
-// pending balance.
-func (e *exec) confidentialTransfer(rest []byte) error {
-	if len(rest) != 1+36+64+64+3 {
+// confidentialTransfer runs Transfer and TransferWithFee: an encrypted amount leaves the
+// source's available balance for the destination's pending balance. On a mint with a transfer
+// fee, TransferWithFee's fee proofs also move the encrypted fee from the destination's pending
+// balance to its withheld amount; on a mint without one, TransferWithFee is a Transfer (its fee
+// proofs are not read), and Transfer on a fee mint lacks the fee proofs.
+func (e *exec) confidentialTransfer(rest []byte, withFee bool) error {
+	size := 1 + 36 + 64 + 64 + 3
+	if withFee {
+		size += 2
+	}
+	if len(rest) != size {
 		return errInvalidInstructionData
+	}
+	offsets := make([]int64, size-165)
+	for i := range offsets {
+		offsets[i] = int64(int8(rest[165+i]))
 	}
 	var src, mintRef, dst *acctRef
 	if err := e.accts(&src, &mintRef, &dst); err != nil {
@@ -543,14 +560,25 @@ func (e *exec) confidentialTransfer(rest []byte) error {
 	if err != nil {
 		return err
 	}
-	if ms.has(ExtTransferFeeConfig) {
-		// A fee-bearing mint needs TransferWithFee's fee proofs, which Transfer does not name.
-		return errInvalidInstructionData
-	}
 	next := 3
-	p, err := e.verifyTransferProof(&next, int64(int8(rest[165])), int64(int8(rest[166])), int64(int8(rest[167])))
-	if err != nil {
-		return err
+	var p transferProof
+	if feeConfig, err := ms.extension(ExtTransferFeeConfig); err != nil {
+		rangeOff := offsets[2]
+		if withFee {
+			rangeOff = offsets[4]
+		}
+		if p, err = e.verifyTransferProof(&next, offsets[0], offsets[1], rangeOff); err != nil {
+			return err
+		}
+	} else {
+		cfg := decodeTransferFeeConfig(feeConfig)
+		fee := cfg.EpochFee(e.ctx.Clock().Epoch)
+		if !withFee {
+			return errInvalidInstructionData
+		}
+		if p, err = e.verifyTransferWithFeeProof(&next, offsets, fee); err != nil {
+			return err
+		}
 	}
 	authIdx := next
 	auth, err := e.acct(authIdx)
@@ -559,6 +587,15 @@ func (e *exec) confidentialTransfer(rest []byte) error {
 	}
 	if !bytes.Equal(ctm[ctmAuditorOff:ctmAuditorOff+32], p.auditor) {
 		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	if p.withheldAuthority != nil {
+		cfc, err := ms.extension(ExtConfidentialTransferFeeConfig)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(p.withheldAuthority, cfc[32:64]) {
+			return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+		}
 	}
 	if !bytes.Equal(rest[37:101], extractCiphertext(p.lo, 2)) || !bytes.Equal(rest[101:165], extractCiphertext(p.hi, 2)) {
 		return tokenErr(ConfidentialTransferBalanceMismatch)
@@ -651,6 +688,29 @@ func (e *exec) confidentialTransfer(rest []byte) error {
 	if err := incrementPendingCounter(dct); err != nil {
 		return err
 	}
+	if p.feeLo != nil && src.key != dst.key {
+		// The fee: off the destination's pending balance (its handles), onto its withheld
+		// amount (the withdraw-withheld authority's).
+		lo, ok := ciphertextSub(dct[ctPendingLoOff:ctPendingLoOff+64], extractCiphertext(p.feeLo, 0))
+		if !ok {
+			return tokenErr(CiphertextArithmeticFailed)
+		}
+		hi, ok := ciphertextSub(dct[ctPendingHiOff:ctPendingHiOff+64], extractCiphertext(p.feeHi, 0))
+		if !ok {
+			return tokenErr(CiphertextArithmeticFailed)
+		}
+		copy(dct[ctPendingLoOff:], lo[:])
+		copy(dct[ctPendingHiOff:], hi[:])
+		withheld, err := ds.extension(ExtConfidentialTransferFeeAmount)
+		if err != nil {
+			return err
+		}
+		sum, ok := ciphertextAddLoHi(withheld, extractCiphertext(p.feeLo, 1), extractCiphertext(p.feeHi, 1))
+		if !ok {
+			return tokenErr(CiphertextArithmeticFailed)
+		}
+		copy(withheld, sum[:])
+	}
 
 	if v, err := ms.extension(ExtTransferHook); err == nil {
 		if program, ok := optionalKey(v[32:]).Get(); ok {
@@ -659,4 +719,101 @@ func (e *exec) confidentialTransfer(rest []byte) error {
 		}
 	}
 	return nil
+}
+
+// The fee proof's constants: basis points in a whole, and one less (the largest delta).
+const (
+	maxFeeBasisPointsSubOne = MaxFeeBasisPoints - 1
+)
+
+// combinePoints is lo + hi * 2^16, on compressed points.
+func combinePoints(lo, hi []byte) (*ristretto255.Element, bool) {
+	l, ok1 := decodeRistretto(lo)
+	h, ok2 := decodeRistretto(hi)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return pointAdd(l, pointMul(1<<pendingBalanceLoBits, h)), true
+}
+
+// verifyTransferWithFeeProof reads TransferWithFee's five proofs (equality, transfer amount
+// validity, fee percentage-with-cap, fee validity, 256-bit range) and checks that they describe
+// one transfer whose fee follows the mint's schedule.
+func (e *exec) verifyTransferWithFeeProof(next *int, offsets []int64, fee TransferFee) (transferProof, error) {
+	sysvarIdx := e.proofSysvar(next, offsets...)
+	if sysvarIdx >= 0 {
+		if _, err := e.acct(sysvarIdx); err != nil {
+			return transferProof{}, err
+		}
+	}
+	eq, err := e.proofContext(next, offsets[0], sysvarIdx, zkproof.CiphertextCommitmentEquality)
+	if err != nil {
+		return transferProof{}, err
+	}
+	validity, err := e.proofContext(next, offsets[1], sysvarIdx, zkproof.BatchedGroupedCiphertext3HandlesValidity)
+	if err != nil {
+		return transferProof{}, err
+	}
+	sigma, err := e.proofContext(next, offsets[2], sysvarIdx, zkproof.PercentageWithCap)
+	if err != nil {
+		return transferProof{}, err
+	}
+	feeValidity, err := e.proofContext(next, offsets[3], sysvarIdx, zkproof.BatchedGroupedCiphertext2HandlesValidity)
+	if err != nil {
+		return transferProof{}, err
+	}
+	rng, err := e.proofContext(next, offsets[4], sysvarIdx, zkproof.BatchedRangeProofU256)
+	if err != nil {
+		return transferProof{}, err
+	}
+	arithmetic := tokenErr(CiphertextArithmeticFailed)
+	feeCommitment, deltaCommitment, claimedCommitment := sigma[:32], sigma[32:64], sigma[64:96]
+	if binary.LittleEndian.Uint64(sigma[96:104]) != fee.MaximumFee {
+		return transferProof{}, tokenErr(FeeParametersMismatch)
+	}
+	lo, hi := validity[96:224], validity[224:352]
+	feeLo, feeHi := feeValidity[64:160], feeValidity[160:256]
+	if !bytes.Equal(validity[32:64], feeValidity[:32]) {
+		return transferProof{}, tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	claimed, ok := decodeRistretto(claimedCommitment)
+	if !ok {
+		return transferProof{}, arithmetic
+	}
+	complement := pointSub(pointMul(maxFeeBasisPointsSubOne, ristrettoG), claimed)
+	amountPoint, ok := combinePoints(lo[:32], hi[:32])
+	if !ok {
+		return transferProof{}, arithmetic
+	}
+	feePoint, ok := decodeRistretto(feeCommitment)
+	if !ok {
+		return transferProof{}, arithmetic
+	}
+	net := pointSub(amountPoint, feePoint)
+	expected := [][]byte{eq[96:128], lo[:32], hi[:32], claimedCommitment, complement.Encode(nil), feeLo[:32], feeHi[:32], net.Encode(nil)}
+	for i, c := range expected {
+		if !bytes.Equal(rng[32*i:32*i+32], c) {
+			return transferProof{}, tokenErr(PedersenCommitmentMismatch)
+		}
+	}
+	if !bytes.Equal(rng[256:264], []byte{64, 16, 32, 16, 16, 16, 32, 64}) {
+		return transferProof{}, tokenErr(RangeProofLengthMismatch)
+	}
+	validityFee, ok := combinePoints(feeLo[:32], feeHi[:32])
+	if !ok {
+		return transferProof{}, arithmetic
+	}
+	if !bytes.Equal(eq[:32], validity[:32]) {
+		return transferProof{}, tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	if validityFee.Equal(feePoint) != 1 {
+		return transferProof{}, tokenErr(FeeParametersMismatch)
+	}
+	// delta = fee * 10000 - amount * rate, the rounding the percentage proof bounds.
+	delta := pointSub(pointMul(MaxFeeBasisPoints, feePoint), pointMul(uint64(fee.TransferFeeBasisPoints), amountPoint))
+	if !bytes.Equal(delta.Encode(nil), deltaCommitment) {
+		return transferProof{}, arithmetic
+	}
+	return transferProof{source: eq[:32], destination: validity[32:64], auditor: validity[64:96], lo: lo, hi: hi,
+		newSource: eq[32:96], withheldAuthority: feeValidity[32:64], feeLo: feeLo, feeHi: feeHi}, nil
 }

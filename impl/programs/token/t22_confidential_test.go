@@ -22,6 +22,7 @@ import (
 
 	"ledgerd/conformance/npmdeps"
 	"ledgerd/impl/core"
+	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/token"
 	"ledgerd/impl/programs/zkproof"
 	"ledgerd/impl/runtime"
@@ -102,13 +103,26 @@ type ctView struct{ pubkey, pendingLo, pendingHi, available, decryptable []byte 
 
 func confidentialOf(t *testing.T, h *harness, k core.Pubkey) ctView {
 	t.Helper()
-	d := h.accs[k].Data
-	// The extension is the account's first: base (165), account type, then type and length.
-	if len(d) < 170+295 || d[166] != byte(token.ExtConfidentialTransferAccount) {
-		t.Fatalf("%s has no ConfidentialTransferAccount first", k)
-	}
-	v := d[170 : 170+295]
+	v := extensionOf(t, h.accs[k].Data, token.ExtConfidentialTransferAccount)
 	return ctView{v[1:33], v[33:97], v[97:161], v[161:225], v[225:261]}
+}
+
+// extensionOf finds extension typ in an account's TLV area (after the 165-byte base and the
+// account type byte: u16 type, u16 length, value).
+func extensionOf(t *testing.T, d []byte, typ token.ExtensionType) []byte {
+	t.Helper()
+	for i := 166; i+4 <= len(d); {
+		ty, n := int(d[i])|int(d[i+1])<<8, int(d[i+2])|int(d[i+3])<<8
+		if ty == int(typ) {
+			return d[i+4 : i+4+n]
+		}
+		if ty == 0 {
+			break
+		}
+		i += 4 + n
+	}
+	t.Fatalf("no extension %v", typ)
+	return nil
 }
 
 // minus is ciphertext - amount*G, the program's own arithmetic on the commitment.
@@ -171,8 +185,13 @@ func verifyInto(t *testing.T, h *harness, typ zkproof.ProofType, data []byte) co
 	k := key(nextContext).PublicKey()
 	h.accs[k] = runtime.Account{Lamports: 1e9, Owner: zkproof.ProgramID, Data: make([]byte, 33+zkproof.ContextLen(typ))}
 	contextAccounts = append(contextAccounts, k)
-	h.ok([]core.Instruction{{ProgramID: zkproof.ProgramID, Data: append([]byte{byte(typ)}, data...),
-		Accounts: []core.AccountMeta{core.Writable(k), core.Readonly(alice.PublicKey())}}}, payer)
+	ixs := []core.Instruction{{ProgramID: zkproof.ProgramID, Data: append([]byte{byte(typ)}, data...),
+		Accounts: []core.AccountMeta{core.Writable(k), core.Readonly(alice.PublicKey())}}}
+	if typ == zkproof.BatchedRangeProofU256 {
+		// 368,000 units: more than an instruction gets by default (SetComputeUnitLimit 400,000).
+		ixs = append([]core.Instruction{{ProgramID: core.ComputeBudgetProgramID, Data: []byte{2, 0x80, 0x1a, 0x06, 0}}}, ixs...)
+	}
+	h.ok(ixs, payer)
 	return k
 }
 
@@ -430,4 +449,83 @@ func compareWithLiteSVM(t *testing.T, steps []flowStep, watch []core.Pubkey) {
 			}
 		}
 	}
+}
+
+// TestConfidentialTransferWithFee sends a confidential transfer on a mint with a 1% transfer
+// fee: TransferWithFee's five proofs (made by the reference's zk-sdk) move the amount less the
+// fee to the destination's pending balance and the fee to its withheld amount, readable by the
+// withdraw-withheld authority's key; Transfer lacks the fee proofs. LiteSVM agrees at every step.
+func TestConfidentialTransferWithFee(t *testing.T) {
+	p := newProver(t)
+	h := newHarness(t)
+	var steps []flowStep
+	h.onExec = func(tx *core.Transaction, res *runtime.Result) {
+		steps = append(steps, flowStep{tx: tx.Serialize(), res: res, accs: maps.Clone(h.accs)})
+	}
+	h.env.Programs.Add(zkproof.Module, computebudget.Module)
+	h.accs[zkproof.ProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("zk_elgamal_proof_program")}
+	h.accs[core.ComputeBudgetProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("compute_budget_program")}
+	A, B, M := alice.PublicKey(), bob.PublicKey(), mintKP.PublicKey()
+	kpA, kpB := p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"})
+	kpAud, kpWithheld := p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"})
+	auditor, withheldKey := [32]byte(unhex(t, kpAud["pubkey"])), [32]byte(unhex(t, kpWithheld["pubkey"]))
+	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtTransferFeeConfig, token.ExtConfidentialTransferMint,
+		token.ExtConfidentialTransferFeeConfig}, 0,
+		token.InitializeTransferFeeConfig(M, &A, &A, 100, 1_000_000),
+		token.InitializeConfidentialTransferMint(M, &A, true, &auditor),
+		token.InitializeConfidentialTransferFeeConfig(M, &A, withheldKey)), success)
+	a, b := aliceTA.PublicKey(), bobTA.PublicKey()
+	exts := []token.ExtensionType{token.ExtConfidentialTransferAccount, token.ExtConfidentialTransferFeeAmount}
+	h.createAccount22(aliceTA, A, exts)
+	h.createAccount22(bobTA, B, exts)
+	for _, c := range []struct {
+		account, owner core.Pubkey
+		kp             map[string]string
+		signer         core.Keypair
+	}{{a, A, kpA, alice}, {b, B, kpB, bob}} {
+		proof := unhex(t, p.call(map[string]any{"op": "pubkeyValidity", "kp": c.kp["id"]})["data"])
+		h.ok([]core.Instruction{token.ConfigureConfidentialAccount(c.account, M, c.owner, nil, [36]byte{}, 65536, 0,
+			verifyInto(t, h, zkproof.PubkeyValidity, proof))}, c.signer)
+	}
+	h.ok([]core.Instruction{token.MintTo(t22, M, a, A, nil, 100_000)}, alice)
+	h.ok([]core.Instruction{token.DepositConfidential(a, M, A, nil, 100_000, 2)}, alice)
+	h.ok([]core.Instruction{token.ApplyPendingConfidentialBalance(a, A, nil, 1, [36]byte{})}, alice)
+
+	va := confidentialOf(t, h, a)
+	tc := p.call(map[string]any{"op": "transferCiphertexts", "source": kpA["pubkey"], "destination": kpB["pubkey"],
+		"auditor": kpAud["pubkey"], "amount": "70000"})
+	lo, hi := unhex(t, tc["lo"]), unhex(t, tc["hi"])
+	newSource := minusLoHi(t, va.available, handle(lo, 0), handle(hi, 0))
+	tp := p.call(map[string]any{"op": "transferWithFee", "kp": kpA["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(newSource),
+		"remaining": "30000", "destination": kpB["pubkey"], "withheld": kpWithheld["pubkey"], "bps": "100", "maxFee": "1000000"})
+	if tp["fee"] != "700" {
+		t.Fatalf("fee %s", tp["fee"])
+	}
+	ctxs := []core.Pubkey{
+		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		verifyInto(t, h, zkproof.PercentageWithCap, unhex(t, tp["percentage"])),
+		verifyInto(t, h, zkproof.BatchedGroupedCiphertext2HandlesValidity, unhex(t, tp["feeValidity"])),
+		verifyInto(t, h, zkproof.BatchedRangeProofU256, unhex(t, tp["range"])),
+	}
+	audLo, audHi := [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2))
+	plain := token.TransferConfidential(a, M, b, A, nil, [36]byte{}, audLo, audHi, 0, 0, 0, ctxs[0], ctxs[1], ctxs[4])
+	runtimetest.WantErr(t, h.exec([]core.Instruction{plain}, alice), ixErr(0, "InvalidInstructionData"))
+	// The proofs in the wrong places: the percentage proof where the fee validity proof belongs.
+	swapped := token.TransferConfidentialWithFee(a, M, b, A, nil, [36]byte{}, audLo, audHi, [5]int8{},
+		ctxs[0], ctxs[1], ctxs[3], ctxs[2], ctxs[4])
+	runtimetest.WantErr(t, h.exec([]core.Instruction{swapped}, alice), ixErr(0, "InvalidArgument"))
+	h.ok([]core.Instruction{token.TransferConfidentialWithFee(a, M, b, A, nil, [36]byte{}, audLo, audHi, [5]int8{}, ctxs...)}, alice)
+	if got := p.call(map[string]any{"op": "decrypt", "kp": kpA["id"], "ciphertext": hex.EncodeToString(confidentialOf(t, h, a).available)})["amount"]; got != "30000" {
+		t.Fatalf("alice holds %s", got)
+	}
+	h.ok([]core.Instruction{token.ApplyPendingConfidentialBalance(b, B, nil, 1, [36]byte{})}, bob)
+	if got := p.call(map[string]any{"op": "decrypt", "kp": kpB["id"], "ciphertext": hex.EncodeToString(confidentialOf(t, h, b).available)})["amount"]; got != "69300" {
+		t.Fatalf("bob holds %s", got)
+	}
+	withheld := extensionOf(t, h.accs[b].Data, token.ExtConfidentialTransferFeeAmount)
+	if got := p.call(map[string]any{"op": "decrypt", "kp": kpWithheld["id"], "ciphertext": hex.EncodeToString(withheld)})["amount"]; got != "700" {
+		t.Fatalf("the withheld fee reads %s", got)
+	}
+	compareWithLiteSVM(t, steps, []core.Pubkey{payer.PublicKey(), A, B, M, a, b})
 }

@@ -924,8 +924,8 @@ func (e *exec) processConfidentialTransferExtension(rest []byte) error {
 		return e.deposit(rest)
 	case 6:
 		return e.withdraw(rest)
-	case 7:
-		return e.confidentialTransfer(rest)
+	case 7, 13:
+		return e.confidentialTransfer(rest, sub == 13)
 	case 8:
 		return e.applyPendingBalance(rest)
 	case 9, 10, 11, 12:
