@@ -418,6 +418,11 @@ var Methods = map[string]*MethodInfo{
 		Name:   "ledgerd_advanceSlots",
 		call:   callLedgerdAdvanceSlots,
 	},
+	"ledgerd_dumpState": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "ledgerd_dumpState",
+		call:   callLedgerdDumpState,
+	},
 	"ledgerd_getBlockRecords": {
 		Errors: []string{"InvalidParams", "BlockCleanedUp", "InternalError"},
 		Name:   "ledgerd_getBlockRecords",
@@ -574,10 +579,25 @@ var Methods = map[string]*MethodInfo{
 		Name:   "surfnet_cloneProgramAccount",
 		call:   callSurfnetCloneProgramAccount,
 	},
+	"surfnet_exportSnapshot": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_exportSnapshot",
+		call:   callSurfnetExportSnapshot,
+	},
+	"surfnet_getProfileResultsByTag": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "surfnet_getProfileResultsByTag",
+		call:   callSurfnetGetProfileResultsByTag,
+	},
 	"surfnet_getSurfnetInfo": {
 		Errors: []string{"InvalidParams", "InternalError"},
 		Name:   "surfnet_getSurfnetInfo",
 		call:   callSurfnetGetSurfnetInfo,
+	},
+	"surfnet_getTransactionProfile": {
+		Errors: []string{"InvalidParams", "CheatsDisabled"},
+		Name:   "surfnet_getTransactionProfile",
+		call:   callSurfnetGetTransactionProfile,
 	},
 	"surfnet_offlineAccount": {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
@@ -589,10 +609,20 @@ var Methods = map[string]*MethodInfo{
 		Name:   "surfnet_pauseClock",
 		call:   callSurfnetPauseClock,
 	},
+	"surfnet_profileTransaction": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_profileTransaction",
+		call:   callSurfnetProfileTransaction,
+	},
 	"surfnet_resetAccount": {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
 		Name:   "surfnet_resetAccount",
 		call:   callSurfnetResetAccount,
+	},
+	"surfnet_resetNetwork": {
+		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
+		Name:   "surfnet_resetNetwork",
+		call:   callSurfnetResetNetwork,
 	},
 	"surfnet_resumeClock": {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
@@ -952,6 +982,62 @@ func callSurfnetSetSupply(ctx context.Context, h Handler, raw json.RawMessage) (
 		return nil, err
 	}
 	return h.SurfnetSetSupply(ctx, p)
+}
+func callSurfnetResetNetwork(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	if _, err := splitParams(raw, 0); err != nil {
+		return nil, err
+	}
+	return h.SurfnetResetNetwork(ctx)
+}
+func callSurfnetExportSnapshot(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetExportSnapshotParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetExportSnapshot(ctx, p)
+}
+func callSurfnetProfileTransaction(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetProfileTransactionParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetProfileTransaction(ctx, p)
+}
+func callSurfnetGetProfileResultsByTag(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetGetProfileResultsByTagParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetGetProfileResultsByTag(ctx, p)
+}
+func callSurfnetGetTransactionProfile(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(SurfnetGetTransactionProfileParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.SurfnetGetTransactionProfile(ctx, p)
+}
+func callLedgerdDumpState(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
+	p := new(LedgerdDumpStateParams)
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return h.LedgerdDumpState(ctx, p)
 }
 func callSurfnetOfflineAccount(ctx context.Context, h Handler, raw json.RawMessage) (any, error) {
 	p := new(SurfnetOfflineAccountParams)

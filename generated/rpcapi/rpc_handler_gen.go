@@ -74,6 +74,18 @@ type Handler interface {
 	SurfnetWriteProgram(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
 	// SurfnetSetSupply implements surfnet_setSupply: Sets what getSupply answers.
 	SurfnetSetSupply(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error)
+	// SurfnetResetNetwork implements surfnet_resetNetwork: Returns the chain to its start, the genesis and the start-up accounts.
+	SurfnetResetNetwork(ctx context.Context) (SurfnetResetNetworkResult, error)
+	// SurfnetExportSnapshot implements surfnet_exportSnapshot: Exports the accounts as a JSON map, surfpool's account snapshot.
+	SurfnetExportSnapshot(ctx context.Context, p *SurfnetExportSnapshotParams) (SurfnetExportSnapshotResult, error)
+	// SurfnetProfileTransaction implements surfnet_profileTransaction: Simulates a transaction and reports each instruction's account changes, compute units and logs.
+	SurfnetProfileTransaction(ctx context.Context, p *SurfnetProfileTransactionParams) (SurfnetProfileTransactionResult, error)
+	// SurfnetGetProfileResultsByTag implements surfnet_getProfileResultsByTag: Returns the profiles made under a tag.
+	SurfnetGetProfileResultsByTag(ctx context.Context, p *SurfnetGetProfileResultsByTagParams) (SurfnetGetProfileResultsByTagResult, error)
+	// SurfnetGetTransactionProfile implements surfnet_getTransactionProfile: Returns a profile by its uuid.
+	SurfnetGetTransactionProfile(ctx context.Context, p *SurfnetGetTransactionProfileParams) (SurfnetGetTransactionProfileResult, error)
+	// LedgerdDumpState implements ledgerd_dumpState: Writes the whole chain to a directory a node can start from (anvil's anvil_dumpState).
+	LedgerdDumpState(ctx context.Context, p *LedgerdDumpStateParams) (LedgerdDumpStateResult, error)
 	// SurfnetOfflineAccount implements surfnet_offlineAccount: Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster.
 	SurfnetOfflineAccount(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error)
 	// GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
@@ -313,6 +325,12 @@ type Stub struct {
 	SurfnetCloneProgramAccountFunc        func(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error)
 	SurfnetWriteProgramFunc               func(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error)
 	SurfnetSetSupplyFunc                  func(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error)
+	SurfnetResetNetworkFunc               func(ctx context.Context) (SurfnetResetNetworkResult, error)
+	SurfnetExportSnapshotFunc             func(ctx context.Context, p *SurfnetExportSnapshotParams) (SurfnetExportSnapshotResult, error)
+	SurfnetProfileTransactionFunc         func(ctx context.Context, p *SurfnetProfileTransactionParams) (SurfnetProfileTransactionResult, error)
+	SurfnetGetProfileResultsByTagFunc     func(ctx context.Context, p *SurfnetGetProfileResultsByTagParams) (SurfnetGetProfileResultsByTagResult, error)
+	SurfnetGetTransactionProfileFunc      func(ctx context.Context, p *SurfnetGetTransactionProfileParams) (SurfnetGetTransactionProfileResult, error)
+	LedgerdDumpStateFunc                  func(ctx context.Context, p *LedgerdDumpStateParams) (LedgerdDumpStateResult, error)
 	SurfnetOfflineAccountFunc             func(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error)
 	GetEpochInfoFunc                      func(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	GetEpochScheduleFunc                  func(ctx context.Context) (GetEpochScheduleResult, error)
@@ -616,6 +634,48 @@ func (s *Stub) SurfnetSetSupply(ctx context.Context, p *SurfnetSetSupplyParams) 
 		return zero, NewMethodNotAvailableError("surfnet_setSupply")
 	}
 	return s.SurfnetSetSupplyFunc(ctx, p)
+}
+func (s *Stub) SurfnetResetNetwork(ctx context.Context) (SurfnetResetNetworkResult, error) {
+	if s.SurfnetResetNetworkFunc == nil {
+		var zero SurfnetResetNetworkResult
+		return zero, NewMethodNotAvailableError("surfnet_resetNetwork")
+	}
+	return s.SurfnetResetNetworkFunc(ctx)
+}
+func (s *Stub) SurfnetExportSnapshot(ctx context.Context, p *SurfnetExportSnapshotParams) (SurfnetExportSnapshotResult, error) {
+	if s.SurfnetExportSnapshotFunc == nil {
+		var zero SurfnetExportSnapshotResult
+		return zero, NewMethodNotAvailableError("surfnet_exportSnapshot")
+	}
+	return s.SurfnetExportSnapshotFunc(ctx, p)
+}
+func (s *Stub) SurfnetProfileTransaction(ctx context.Context, p *SurfnetProfileTransactionParams) (SurfnetProfileTransactionResult, error) {
+	if s.SurfnetProfileTransactionFunc == nil {
+		var zero SurfnetProfileTransactionResult
+		return zero, NewMethodNotAvailableError("surfnet_profileTransaction")
+	}
+	return s.SurfnetProfileTransactionFunc(ctx, p)
+}
+func (s *Stub) SurfnetGetProfileResultsByTag(ctx context.Context, p *SurfnetGetProfileResultsByTagParams) (SurfnetGetProfileResultsByTagResult, error) {
+	if s.SurfnetGetProfileResultsByTagFunc == nil {
+		var zero SurfnetGetProfileResultsByTagResult
+		return zero, NewMethodNotAvailableError("surfnet_getProfileResultsByTag")
+	}
+	return s.SurfnetGetProfileResultsByTagFunc(ctx, p)
+}
+func (s *Stub) SurfnetGetTransactionProfile(ctx context.Context, p *SurfnetGetTransactionProfileParams) (SurfnetGetTransactionProfileResult, error) {
+	if s.SurfnetGetTransactionProfileFunc == nil {
+		var zero SurfnetGetTransactionProfileResult
+		return zero, NewMethodNotAvailableError("surfnet_getTransactionProfile")
+	}
+	return s.SurfnetGetTransactionProfileFunc(ctx, p)
+}
+func (s *Stub) LedgerdDumpState(ctx context.Context, p *LedgerdDumpStateParams) (LedgerdDumpStateResult, error) {
+	if s.LedgerdDumpStateFunc == nil {
+		var zero LedgerdDumpStateResult
+		return zero, NewMethodNotAvailableError("ledgerd_dumpState")
+	}
+	return s.LedgerdDumpStateFunc(ctx, p)
 }
 func (s *Stub) SurfnetOfflineAccount(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error) {
 	if s.SurfnetOfflineAccountFunc == nil {

@@ -796,6 +796,117 @@ func (p SurfnetSetSupplyParams) MarshalJSON() ([]byte, error) {
 	return marshalParams([]any{p.Update}, []bool{true})
 }
 
+// SurfnetExportSnapshotParams are the positional params of surfnet_exportSnapshot.
+type SurfnetExportSnapshotParams struct {
+	Config *ExportSnapshotConfig // What to export.
+}
+
+func (p *SurfnetExportSnapshotParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "config", false, &p.Config); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetExportSnapshotParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+}
+
+// SurfnetProfileTransactionParams are the positional params of surfnet_profileTransaction.
+type SurfnetProfileTransactionParams struct {
+	TransactionData string                  // The transaction, its wire bytes base64-encoded.
+	Tag             *string                 // A tag to find the profile by later.
+	Config          *RpcProfileResultConfig // How to render the accounts, and whether to profile each instruction.
+}
+
+func (p *SurfnetProfileTransactionParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 3)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "transactionData", true, &p.TransactionData); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "tag", false, &p.Tag); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 2, "config", false, &p.Config); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetProfileTransactionParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.TransactionData, p.Tag, p.Config}, []bool{true, p.Tag != nil, p.Config != nil})
+}
+
+// SurfnetGetProfileResultsByTagParams are the positional params of surfnet_getProfileResultsByTag.
+type SurfnetGetProfileResultsByTagParams struct {
+	Tag    string                  // The tag given to surfnet_profileTransaction.
+	Config *RpcProfileResultConfig // How to render the accounts, and whether to include each instruction's profile.
+}
+
+func (p *SurfnetGetProfileResultsByTagParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "tag", true, &p.Tag); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetGetProfileResultsByTagParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Tag, p.Config}, []bool{true, p.Config != nil})
+}
+
+// SurfnetGetTransactionProfileParams are the positional params of surfnet_getTransactionProfile.
+type SurfnetGetTransactionProfileParams struct {
+	SignatureOrUuid string                  // The profile's uuid (or a transaction signature).
+	Config          *RpcProfileResultConfig // How to render the accounts, and whether to include each instruction's profile.
+}
+
+func (p *SurfnetGetTransactionProfileParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 2)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "signatureOrUuid", true, &p.SignatureOrUuid); err != nil {
+		return err
+	}
+	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
+		return err
+	}
+	return nil
+}
+func (p SurfnetGetTransactionProfileParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.SignatureOrUuid, p.Config}, []bool{true, p.Config != nil})
+}
+
+// LedgerdDumpStateParams are the positional params of ledgerd_dumpState.
+type LedgerdDumpStateParams struct {
+	Path string // The directory to create.
+}
+
+func (p *LedgerdDumpStateParams) UnmarshalJSON(data []byte) error {
+	list, err := splitParams(data, 1)
+	if err != nil {
+		return err
+	}
+	if err := decodeParam(list, 0, "path", true, &p.Path); err != nil {
+		return err
+	}
+	return nil
+}
+func (p LedgerdDumpStateParams) MarshalJSON() ([]byte, error) {
+	return marshalParams([]any{p.Path}, []bool{true})
+}
+
 // SurfnetOfflineAccountParams are the positional params of surfnet_offlineAccount.
 type SurfnetOfflineAccountParams struct {
 	Pubkey      Pubkey                // The account (or program) to keep offline.

@@ -19,6 +19,17 @@ func (v *AccountBalance) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "address", "lamports")
 }
 
+// AccountChange: How a writable account changed (surfpool's UiAccountChange): create (data: the account after), update (data: [before, after]), delete (data: the account before), unchanged (data: the account, or null when it exists neither before nor after). Accounts are UiAccounts in the requested encoding.
+type AccountChange struct {
+	Type string `json:"type"`
+	Data any    `json:"data"` // A UiAccount, a pair of them, or null, as type says.
+}
+
+func (v *AccountChange) UnmarshalJSON(data []byte) error {
+	type plain AccountChange
+	return decodeExact(data, (*plain)(v), v, "type", "data")
+}
+
 // AccountData: The data of an account, in the shape the requested encoding produces: a bare base-58 string for the legacy `binary` encoding, a `[data, encoding]` pair for base58, base64 and base64+zstd (and for a jsonParsed request whose account has no parser), or a parsed object for jsonParsed. HTTP methods refuse base58/binary data over 128 bytes with -32600; PubSub notifications instead carry the text `error: data too large for bs58 encoding` in place of the data.
 // AccountData is a union: exactly one of Binary, Encoded, Parsed is set.
 type AccountData struct {
@@ -110,6 +121,32 @@ type AccountNotification struct {
 func (v *AccountNotification) UnmarshalJSON(data []byte) error {
 	type plain AccountNotification
 	return decodeExact(data, (*plain)(v), v, "context", "value")
+}
+
+// AccountProfileState: {"type": "readonly"} for an account the transaction cannot write, else {"type": "writable", "accountChange": change} (surfpool's UiAccountProfileState).
+type AccountProfileState struct {
+	Type          string         `json:"type"`
+	AccountChange *AccountChange `json:"accountChange,omitempty"`
+}
+
+func (v *AccountProfileState) UnmarshalJSON(data []byte) error {
+	type plain AccountProfileState
+	return decodeExact(data, (*plain)(v), v, "type", "accountChange")
+}
+
+// AccountSnapshot: An account as surfpool's snapshot holds it (AccountSnapshot): the file ledgerd --snapshot FILE.json loads is a map from address to this (or null, which is skipped: there is no cluster to fetch it from).
+type AccountSnapshot struct {
+	Lamports   Lamports `json:"lamports"`
+	Owner      Pubkey   `json:"owner"`
+	Executable bool     `json:"executable"`
+	RentEpoch  uint64   `json:"rentEpoch"`
+	Data       string   `json:"data"`       // The account's data, base64.
+	ParsedData any      `json:"parsedData"` // The jsonParsed form (program, parsed, space), when asked for and a parser accepts the account; else null.
+}
+
+func (v *AccountSnapshot) UnmarshalJSON(data []byte) error {
+	type plain AccountSnapshot
+	return decodeExact(data, (*plain)(v), v, "lamports", "owner", "executable", "rentEpoch", "data", "parsedData")
 }
 
 type AccountSubscribeNotification = AccountNotification
@@ -485,6 +522,17 @@ func (v *DeprecatedConfirmedSignatureInfo) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "signature", "slot", "err", "memo", "blockTime")
 }
 
+// DumpStateResult: Where ledgerd_dumpState wrote the chain.
+type DumpStateResult struct {
+	Path string `json:"path"` // The directory written (absolute).
+	Slot Slot   `json:"slot"` // The newest slot the dump holds; a node started from it goes on after it.
+}
+
+func (v *DumpStateResult) UnmarshalJSON(data []byte) error {
+	type plain DumpStateResult
+	return decodeExact(data, (*plain)(v), v, "path", "slot")
+}
+
 // EncodedConfirmedTransactionWithMeta: A confirmed transaction with the slot and time of its block (getTransaction).
 type EncodedConfirmedTransactionWithMeta struct {
 	Slot             Slot                     `json:"slot"` // The slot of the block that holds the transaction.
@@ -587,6 +635,52 @@ type EpochSchedule struct {
 func (v *EpochSchedule) UnmarshalJSON(data []byte) error {
 	type plain EpochSchedule
 	return decodeExact(data, (*plain)(v), v, "slotsPerEpoch", "leaderScheduleSlotOffset", "warmup", "firstNormalEpoch", "firstNormalSlot")
+}
+
+// ExportSnapshotConfig: What surfnet_exportSnapshot exports (surfpool's ExportSnapshotConfig).
+type ExportSnapshotConfig struct {
+	IncludeParsedAccounts *bool                 `json:"includeParsedAccounts,omitempty"` // Add each account's jsonParsed form as parsedData (default false).
+	Filter                *ExportSnapshotFilter `json:"filter,omitempty"`
+	Scope                 any                   `json:"scope,omitempty"` // "network" (the default): every account. {"preTransaction": signature}: the accounts of an executed transact...
+}
+
+func (v *ExportSnapshotConfig) UnmarshalJSON(data []byte) error {
+	type plain ExportSnapshotConfig
+	return decodeExact(data, (*plain)(v), v, "includeParsedAccounts", "filter", "scope")
+}
+
+// ExportSnapshotFilter: Which accounts surfnet_exportSnapshot leaves in or out (surfpool's ExportSnapshotFilter).
+type ExportSnapshotFilter struct {
+	IncludeProgramAccounts *bool     `json:"includeProgramAccounts,omitempty"` // Also export the accounts the BPF loaders own (programs and their data; default false).
+	IncludeAccounts        *[]Pubkey `json:"includeAccounts,omitempty"`        // Accounts exported even when owned by a BPF loader.
+	ExcludeAccounts        *[]Pubkey `json:"excludeAccounts,omitempty"`        // Accounts never exported.
+	includeAccountsBytes   [][]byte  // set by Validate
+	excludeAccountsBytes   [][]byte  // set by Validate
+}
+
+func (v *ExportSnapshotFilter) UnmarshalJSON(data []byte) error {
+	type plain ExportSnapshotFilter
+	return decodeExact(data, (*plain)(v), v, "includeProgramAccounts", "includeAccounts", "excludeAccounts")
+}
+
+// IncludeAccountsBytes returns each key of includeAccounts decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent includeAccounts is nil.
+func (x *ExportSnapshotFilter) IncludeAccountsBytes() ([][]byte, error) {
+	if x.includeAccountsBytes != nil || x.IncludeAccounts == nil {
+		return x.includeAccountsBytes, nil
+	}
+	return decodeBase58List(*x.IncludeAccounts, 32, "")
+}
+
+// ExcludeAccountsBytes returns each key of excludeAccounts decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
+// before the handler, or decoded now with Validate's error when it has not run.
+// An absent excludeAccounts is nil.
+func (x *ExportSnapshotFilter) ExcludeAccountsBytes() ([][]byte, error) {
+	if x.excludeAccountsBytes != nil || x.ExcludeAccounts == nil {
+		return x.excludeAccountsBytes, nil
+	}
+	return decodeBase58List(*x.ExcludeAccounts, 32, "")
 }
 
 // FeeCalculator: The fee schedule of a blockhash (deprecated methods only).
@@ -1386,10 +1480,26 @@ func (v *KeyedAccount) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "pubkey", "account")
 }
 
+// KeyedProfileResult: A stored profile (surfpool's UiKeyedProfileResult).
+type KeyedProfileResult struct {
+	Slot                  Slot                 `json:"slot"`                          // The slot of the bank the transaction ran on.
+	Key                   string               `json:"key"`                           // The profile's uuid.
+	InstructionProfiles   *[]ProfileResult     `json:"instructionProfiles,omitempty"` // Each top-level instruction's profile, in order (left out at depth transaction; fewer than the instructions ...
+	TransactionProfile    ProfileResult        `json:"transactionProfile"`
+	ReadonlyAccountStates map[string]UiAccount `json:"readonlyAccountStates"` // The readonly accounts of the transaction that exist, by address.
+}
+
+func (v *KeyedProfileResult) UnmarshalJSON(data []byte) error {
+	type plain KeyedProfileResult
+	return decodeExact(data, (*plain)(v), v, "slot", "key", "instructionProfiles", "transactionProfile", "readonlyAccountStates")
+}
+
 // Lamports: An amount of lamports.
 type Lamports = uint64
 
 type LedgerdAdvanceSlotsResult = Slot
+
+type LedgerdDumpStateResult = DumpStateResult
 
 type LedgerdGetBlockRecordsResult = BlockRecords
 
@@ -1590,6 +1700,19 @@ type PerfSample struct {
 func (v *PerfSample) UnmarshalJSON(data []byte) error {
 	type plain PerfSample
 	return decodeExact(data, (*plain)(v), v, "slot", "numTransactions", "numNonVoteTransactions", "numSlots", "samplePeriodSecs")
+}
+
+// ProfileResult: What one transaction, or one of its top-level instructions, did (surfpool's UiProfileResult): every account it names, with its state before and after; the compute units consumed; the log lines written; the error.
+type ProfileResult struct {
+	AccountStates        map[string]AccountProfileState `json:"accountStates"` // By address.
+	ComputeUnitsConsumed uint64                         `json:"computeUnitsConsumed"`
+	LogMessages          []string                       `json:"logMessages"`
+	ErrorMessage         *string                        `json:"errorMessage"`
+}
+
+func (v *ProfileResult) UnmarshalJSON(data []byte) error {
+	type plain ProfileResult
+	return decodeExact(data, (*plain)(v), v, "accountStates", "computeUnitsConsumed", "logMessages", "errorMessage")
 }
 
 // ProgramAccountsConfig: Config of getProgramAccounts (and programSubscribe). Unknown keys are ignored.
@@ -1813,6 +1936,27 @@ func (v *RpcPrioritizationFee) UnmarshalJSON(data []byte) error {
 	return decodeExact(data, (*plain)(v), v, "slot", "prioritizationFee")
 }
 
+// RpcProfileResultConfig: How profiles are rendered (surfpool's RpcProfileResultConfig).
+type RpcProfileResultConfig struct {
+	Encoding *AccountEncoding `json:"encoding,omitempty"` // The encoding of the accounts (default jsonParsed).
+	Depth    *string          `json:"depth,omitempty"`    // instruction (the default) adds each top-level instruction's profile; transaction leaves them out.
+}
+
+func (v *RpcProfileResultConfig) UnmarshalJSON(data []byte) error {
+	type plain RpcProfileResultConfig
+	return decodeExact(data, (*plain)(v), v, "encoding", "depth")
+}
+
+type RpcResponseAccountSnapshots struct {
+	Context RpcContext                 `json:"context"`
+	Value   map[string]AccountSnapshot `json:"value"` // The accounts, by base-58 address.
+}
+
+func (v *RpcResponseAccountSnapshots) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseAccountSnapshots
+	return decodeExact(data, (*plain)(v), v, "context", "value")
+}
+
 // RpcResponseBool: An RpcResponse whose value is a bool.
 type RpcResponseBool struct {
 	Context RpcContext `json:"context"`
@@ -1843,6 +1987,36 @@ type RpcResponseNull struct {
 
 func (v *RpcResponseNull) UnmarshalJSON(data []byte) error {
 	type plain RpcResponseNull
+	return decodeExact(data, (*plain)(v), v, "context", "value")
+}
+
+type RpcResponseProfileResult struct {
+	Context RpcContext         `json:"context"`
+	Value   KeyedProfileResult `json:"value"`
+}
+
+func (v *RpcResponseProfileResult) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseProfileResult
+	return decodeExact(data, (*plain)(v), v, "context", "value")
+}
+
+type RpcResponseProfileResultOrNull struct {
+	Context RpcContext          `json:"context"`
+	Value   *KeyedProfileResult `json:"value"`
+}
+
+func (v *RpcResponseProfileResultOrNull) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseProfileResultOrNull
+	return decodeExact(data, (*plain)(v), v, "context", "value")
+}
+
+type RpcResponseProfileResults struct {
+	Context RpcContext           `json:"context"`
+	Value   []KeyedProfileResult `json:"value"`
+}
+
+func (v *RpcResponseProfileResults) UnmarshalJSON(data []byte) error {
+	type plain RpcResponseProfileResults
 	return decodeExact(data, (*plain)(v), v, "context", "value")
 }
 
@@ -2201,7 +2375,13 @@ func (x *SupplyUpdate) NonCirculatingAccountsBytes() ([][]byte, error) {
 
 type SurfnetCloneProgramAccountResult = RpcResponseNull
 
+type SurfnetExportSnapshotResult = RpcResponseAccountSnapshots
+
+type SurfnetGetProfileResultsByTagResult = RpcResponseProfileResults
+
 type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo
+
+type SurfnetGetTransactionProfileResult = RpcResponseProfileResultOrNull
 
 // SurfnetInfo: What surfpool reports about itself (surfpool's GetSurfnetInfoResponse); ledgerd runs no runbooks, so the list is empty. Tools poll it to learn the node is ready.
 type SurfnetInfo struct {
@@ -2229,7 +2409,11 @@ type SurfnetOfflineAccountResult = RpcResponseNull
 
 type SurfnetPauseClockResult = EpochInfo
 
+type SurfnetProfileTransactionResult = RpcResponseProfileResult
+
 type SurfnetResetAccountResult = RpcResponseNull
+
+type SurfnetResetNetworkResult = RpcResponseNull
 
 type SurfnetResumeClockResult = EpochInfo
 

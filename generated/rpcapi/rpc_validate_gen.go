@@ -304,6 +304,51 @@ func (p *SurfnetSetSupplyParams) Validate() error {
 	return nil
 }
 
+// Validate checks the params of surfnet_exportSnapshot against the schema; a failure is a -32602 *Error.
+func (p *SurfnetExportSnapshotParams) Validate() error {
+	if p.Config != nil {
+		if err := (&(*p.Config)).validate("config"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_profileTransaction against the schema; a failure is a -32602 *Error.
+func (p *SurfnetProfileTransactionParams) Validate() error {
+	if p.Config != nil {
+		if err := (&(*p.Config)).validate("config"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_getProfileResultsByTag against the schema; a failure is a -32602 *Error.
+func (p *SurfnetGetProfileResultsByTagParams) Validate() error {
+	if p.Config != nil {
+		if err := (&(*p.Config)).validate("config"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of surfnet_getTransactionProfile against the schema; a failure is a -32602 *Error.
+func (p *SurfnetGetTransactionProfileParams) Validate() error {
+	if p.Config != nil {
+		if err := (&(*p.Config)).validate("config"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the params of ledgerd_dumpState against the schema; a failure is a -32602 *Error.
+func (p *LedgerdDumpStateParams) Validate() error {
+	return nil
+}
+
 // Validate checks the params of surfnet_offlineAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetOfflineAccountParams) Validate() error {
 	var err error
@@ -1025,6 +1070,31 @@ func (x *SupplyUpdate) validate(path string) error {
 	}
 	return nil
 }
+func (x *ExportSnapshotConfig) validate(path string) error {
+	if x.Filter != nil {
+		if err := (&(*x.Filter)).validate(path + ".filter"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (x *RpcProfileResultConfig) validate(path string) error {
+	if x.Encoding != nil {
+		switch *x.Encoding {
+		case "binary", "base58", "base64", "base64+zstd", "jsonParsed":
+		default:
+			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
+		}
+	}
+	if x.Depth != nil {
+		switch *x.Depth {
+		case "transaction", "instruction":
+		default:
+			return invalidParam(path+".depth", "unknown variant `"+(*x.Depth)+"`, expected one of `transaction`, `instruction`", "")
+		}
+	}
+	return nil
+}
 func (x *EpochConfig) validate(path string) error {
 	if x.Commitment != nil {
 		switch *x.Commitment {
@@ -1390,6 +1460,20 @@ func (x *BlockConfig) validate(path string) error {
 		case "full", "accounts", "signatures", "none":
 		default:
 			return invalidParam(path+".transactionDetails", "unknown variant `"+(*x.TransactionDetails)+"`, expected one of `full`, `accounts`, `signatures`, `none`", "")
+		}
+	}
+	return nil
+}
+func (x *ExportSnapshotFilter) validate(path string) error {
+	var err error
+	if x.IncludeAccounts != nil {
+		if x.includeAccountsBytes, err = decodeBase58List(*x.IncludeAccounts, 32, ""); err != nil {
+			return err
+		}
+	}
+	if x.ExcludeAccounts != nil {
+		if x.excludeAccountsBytes, err = decodeBase58List(*x.ExcludeAccounts, 32, ""); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -239,6 +239,48 @@ func (c *Client) SurfnetSetSupply(ctx context.Context, p *rpcapi.SurfnetSetSuppl
 	return r, err
 }
 
+// SurfnetResetNetwork implements surfnet_resetNetwork: Returns the chain to its start, the genesis and the start-up accounts.
+func (c *Client) SurfnetResetNetwork(ctx context.Context) (rpcapi.SurfnetResetNetworkResult, error) {
+	var r rpcapi.SurfnetResetNetworkResult
+	err := c.Call(ctx, "surfnet_resetNetwork", nil, &r)
+	return r, err
+}
+
+// SurfnetExportSnapshot implements surfnet_exportSnapshot: Exports the accounts as a JSON map, surfpool's account snapshot.
+func (c *Client) SurfnetExportSnapshot(ctx context.Context, p *rpcapi.SurfnetExportSnapshotParams) (rpcapi.SurfnetExportSnapshotResult, error) {
+	var r rpcapi.SurfnetExportSnapshotResult
+	err := c.Call(ctx, "surfnet_exportSnapshot", p, &r)
+	return r, err
+}
+
+// SurfnetProfileTransaction implements surfnet_profileTransaction: Simulates a transaction and reports each instruction's account changes, compute units and logs.
+func (c *Client) SurfnetProfileTransaction(ctx context.Context, p *rpcapi.SurfnetProfileTransactionParams) (rpcapi.SurfnetProfileTransactionResult, error) {
+	var r rpcapi.SurfnetProfileTransactionResult
+	err := c.Call(ctx, "surfnet_profileTransaction", p, &r)
+	return r, err
+}
+
+// SurfnetGetProfileResultsByTag implements surfnet_getProfileResultsByTag: Returns the profiles made under a tag.
+func (c *Client) SurfnetGetProfileResultsByTag(ctx context.Context, p *rpcapi.SurfnetGetProfileResultsByTagParams) (rpcapi.SurfnetGetProfileResultsByTagResult, error) {
+	var r rpcapi.SurfnetGetProfileResultsByTagResult
+	err := c.Call(ctx, "surfnet_getProfileResultsByTag", p, &r)
+	return r, err
+}
+
+// SurfnetGetTransactionProfile implements surfnet_getTransactionProfile: Returns a profile by its uuid.
+func (c *Client) SurfnetGetTransactionProfile(ctx context.Context, p *rpcapi.SurfnetGetTransactionProfileParams) (rpcapi.SurfnetGetTransactionProfileResult, error) {
+	var r rpcapi.SurfnetGetTransactionProfileResult
+	err := c.Call(ctx, "surfnet_getTransactionProfile", p, &r)
+	return r, err
+}
+
+// LedgerdDumpState implements ledgerd_dumpState: Writes the whole chain to a directory a node can start from (anvil's anvil_dumpState).
+func (c *Client) LedgerdDumpState(ctx context.Context, p *rpcapi.LedgerdDumpStateParams) (rpcapi.LedgerdDumpStateResult, error) {
+	var r rpcapi.LedgerdDumpStateResult
+	err := c.Call(ctx, "ledgerd_dumpState", p, &r)
+	return r, err
+}
+
 // SurfnetOfflineAccount implements surfnet_offlineAccount: Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster.
 func (c *Client) SurfnetOfflineAccount(ctx context.Context, p *rpcapi.SurfnetOfflineAccountParams) (rpcapi.SurfnetOfflineAccountResult, error) {
 	var r rpcapi.SurfnetOfflineAccountResult

@@ -169,17 +169,31 @@ func (l *Ledger) revertTo(snap chainSnapshot) error {
 	}
 
 	// Rebuild the in-memory chain as a restart at s would, aside, then put it in place.
+	fresh := l.aside()
+	if err := fresh.restore(s); err != nil {
+		return err
+	}
+	return l.adopt(fresh, changed)
+}
+
+// aside is an empty in-memory chain over l's store and settings, for restore or createGenesis to fill.
+func (l *Ledger) aside() *Ledger {
 	fresh := &Ledger{
 		Genesis: l.Genesis, cfg: l.cfg, log: l.log, st: l.st, fault: l.fault, baseEnv: l.baseEnv,
 		schedule: l.schedule, depth: l.depth, banks: make(map[uint64]*Bank), status: newStatusCache(),
 		queue: newBlockhashQueue(), slotHistory: sysvar.NewSlotHistory(), perf: l.perf, fork: l.fork,
 	}
 	fresh.dev.timeOffset.Store(l.dev.timeOffset.Load())
-	if err := fresh.restore(s); err != nil {
-		return err
-	}
+	return fresh
+}
+
+// adopt puts the in-memory chain fresh (rebuilt from the store) in place of l's, then writes the accounts in
+// changed again with their state in it, in a slot of their own, so subscribers, which heard of the states
+// that are gone, hear of the restored ones at each commitment level.
+func (l *Ledger) adopt(fresh *Ledger, changed map[core.Pubkey]struct{}) error {
 	l.mu.Lock()
 	l.working, l.banks, l.confirmed, l.root = fresh.working, fresh.banks, fresh.confirmed, fresh.root
+	l.firstSlot = fresh.firstSlot
 	l.recentFees = nil
 	l.mu.Unlock()
 	l.statusMu.Lock()
@@ -187,8 +201,6 @@ func (l *Ledger) revertTo(snap chainSnapshot) error {
 	l.statusMu.Unlock()
 	l.queue, l.slotHashes, l.slotHistory, l.tower = fresh.queue, fresh.slotHashes, fresh.slotHistory, fresh.tower
 
-	// The accounts the revert changed are written again with their state at s, in a slot of their own, so
-	// subscribers (which heard of the reverted states) hear of the restored ones.
 	w := l.working
 	writes := make([]runtime.AccountWrite, 0, len(changed))
 	for _, k := range slices.SortedFunc(maps.Keys(changed), func(a, b core.Pubkey) int { return bytes.Compare(a[:], b[:]) }) {
@@ -207,6 +219,78 @@ func (l *Ledger) revertTo(snap chainSnapshot) error {
 	w.apply(writes)
 	l.emit(Event{Kind: SlotCreated, Slot: w.Slot, Parent: w.ParentSlot, Bank: w})
 	return l.produceSlot()
+}
+
+// ResetNetwork returns the chain to its genesis (surfnet_resetNetwork): the store is emptied and the genesis
+// written again, from the genesis configuration (with the start-up accounts, programs and clones it holds), as a
+// new chain's; every snapshot is dropped. As a revert, the accounts the reset changed are then written again in
+// a new slot, whose number it returns. It costs a scan of the accounts (each may have changed since genesis):
+// unlike a revert it cannot follow the store's list of recent writes, which pruning empties as slots root.
+func (l *Ledger) ResetNetwork(ctx context.Context) (slot uint64, err error) {
+	cerr := l.onProducer(ctx, func() {
+		if err = l.resetToGenesis(); err == nil {
+			slot = l.confirmed
+		}
+	})
+	if cerr != nil {
+		return 0, cerr
+	}
+	return slot, err
+}
+
+// resetToGenesis is ResetNetwork on the producer's goroutine.
+func (l *Ledger) resetToGenesis() error {
+	if l.fault.isDamaged() || l.pending != nil {
+		return l.errNotProduced()
+	}
+	// The accounts the reset changes: those held now, and those of the genesis, unless they hold their genesis
+	// state now.
+	held := map[core.Pubkey]struct{}{}
+	l.working.overlayAccounts(func(k core.Pubkey, _ runtime.Account) { held[k] = struct{}{} })
+	err := l.st.ScanAccounts(l.confirmed, func(k store.Pubkey, _ uint64, _ store.Account) bool {
+		held[core.Pubkey(k)] = struct{}{}
+		return true
+	})
+	if err != nil {
+		return l.fault.report(err)
+	}
+	genesis := map[core.Pubkey]GenesisAccount{}
+	for _, a := range genesisAccounts(l.Genesis, &l.baseEnv.Rent, l.cfg.Programs.Modules()) {
+		genesis[a.Pubkey] = a
+		held[a.Pubkey] = struct{}{}
+	}
+	changed := map[core.Pubkey]struct{}{}
+	for k := range held {
+		a, found, err := l.working.Account(k)
+		if err != nil {
+			return err
+		}
+		g, inGenesis := genesis[k]
+		if found != inGenesis || (found && (a.Lamports != g.Lamports || a.Owner != g.Owner ||
+			a.Executable != g.Executable || a.RentEpoch != g.RentEpoch || !bytes.Equal(a.Data, g.Data))) {
+			changed[k] = struct{}{}
+		}
+	}
+	g := l.Genesis
+	warp := l.cfg.WarpSlot
+	rec := &slotRecord{Slot: warp, Hash: blockhash(core.Hash(g.Hash), warp, nil), Genesis: core.Hash(g.Hash)}
+	if err := l.recorder.rewind(rec); err != nil {
+		return &StorageError{Err: fmt.Errorf("writing the slot record: %w", err)}
+	}
+	if err := l.st.Wipe(); err != nil {
+		return l.fault.report(err)
+	}
+	l.baseEnv.SysvarData[core.SysvarStakeHistoryID] = sysvar.StakeHistory{}.AccountData()
+	l.dev.snaps.list = nil
+	if l.fork != nil {
+		// What the fork settled after the genesis is gone with the store; the next read asks the remote again.
+		l.fork.revertAbove(warp, map[string][]byte{})
+	}
+	fresh := l.aside()
+	if err := fresh.createGenesis(); err != nil {
+		return l.fault.report(err)
+	}
+	return l.adopt(fresh, changed)
 }
 
 // rewind makes the slot record say rec now, before the store loses the slots after it (a recorder write already

@@ -161,6 +161,7 @@ type worker struct {
 	// signature and logs subscriptions made after one of them hear of it when the slot freezes.
 	txSeqs     map[core.Signature]uint64
 	firstTxSeq uint64 // the smallest of txSeqs
+	created    uint64 // the newest working slot created (rewind.go)
 }
 
 // slotRecord is what a frozen slot changed. txs are its transactions as stored, kept until the slot is rooted
@@ -354,6 +355,9 @@ func (h *Hub) onRooted(it *item) {
 
 func (h *Hub) onCreated(it *item) {
 	ev := it.ev
+	if h.w.rewound(ev.Slot) {
+		h.rewind(ev.Parent)
+	}
 	h.broadcast(it.seq, func() subList { return h.slots }, slotInfo(ev.Parent, h.w.root, ev.Slot))
 	parent := ev.Parent
 	h.slotUpdate(it, "createdBank", ev.Slot, &parent, nil)

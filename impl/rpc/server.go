@@ -37,6 +37,8 @@ type Server struct {
 	node   Node
 	ledger *ledger.Ledger
 	hub    *pubsub.Hub // subscriptions; nil answers -32601
+
+	profiles profileStore // the transaction profiles surfnet_profileTransaction keeps (cheats_profile.go)
 }
 
 var _ rpcapi.Handler = (*Server)(nil)

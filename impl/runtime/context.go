@@ -84,6 +84,9 @@ type txContext struct {
 
 	// message is the transaction's message: the precompiles read other instructions' data.
 	message *core.Message
+
+	// onInstruction is Options.OnInstruction (profiling); nil when not profiling.
+	onInstruction func(InstructionStep)
 }
 
 // addLamportsDelta records a change of lamports from old to new.

@@ -44,6 +44,8 @@ type Options struct {
 	UncheckedBlockhash func() (lamportsPerSignature uint64)
 	// LogBytesLimit caps the log (0: DefaultLogBytesLimit; negative: no limit).
 	LogBytesLimit int
+	// OnInstruction, when set, hears of each top-level instruction before and after it runs (profile.go).
+	OnInstruction func(InstructionStep)
 }
 
 // InnerInstruction is an instruction a program invoked, compiled against the transaction's
@@ -202,6 +204,7 @@ func Execute(env *Env, src AccountSource, tx *core.Transaction, opts Options) *R
 		remaining:          uint64(budget.ComputeUnitLimit),
 		heapSize:           budget.HeapSize,
 		src:                src,
+		onInstruction:      opts.OnInstruction,
 	}
 	switch {
 	case opts.LogBytesLimit == 0:
@@ -529,11 +532,24 @@ func executeInstructions(txc *txContext, m *core.Message, writable []bool, res *
 			stackHeight: 1,
 		}
 		txc.topLevelIndex = i
+		var ref *instructionRef
+		logsFrom := len(txc.logs.msgs)
+		if txc.onInstruction != nil {
+			ref = &instructionRef{program: ci.ProgramIDIndex, accounts: ci.Accounts}
+			txc.observeInstruction(i, ref, false, 0, logsFrom, nil)
+		}
 		consumed, err := txc.processInstruction(ctx)
 		res.ComputeUnitsConsumed += consumed
+		var terr *TransactionError
 		if err != nil {
 			ie, _ := err.(InstructionError)
-			return InstructionErrorAt(uint8(i), ie)
+			terr = InstructionErrorAt(uint8(i), ie)
+		}
+		if ref != nil {
+			txc.observeInstruction(i, ref, true, consumed, logsFrom, terr)
+		}
+		if terr != nil {
+			return terr
 		}
 	}
 	return nil

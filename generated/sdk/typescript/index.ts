@@ -27,6 +27,17 @@ export interface AccountBalance {
 }
 
 /**
+ * How a writable account changed (surfpool's UiAccountChange): create (data: the account after), update (data:
+ * [before, after]), delete (data: the account before), unchanged (data: the account, or null when it exists
+ * neither before nor after). Accounts are UiAccounts in the requested encoding.
+ */
+export interface AccountChange {
+  type: "create" | "update" | "delete" | "unchanged";
+  /** A UiAccount, a pair of them, or null, as type says. */
+  data: unknown;
+}
+
+/**
  * The data of an account, in the shape the requested encoding produces: a bare base-58 string for the legacy
  * `binary` encoding, a `[data, encoding]` pair for base58, base64 and base64+zstd (and for a jsonParsed request
  * whose account has no parser), or a parsed object for jsonParsed. HTTP methods refuse base58/binary data over
@@ -84,6 +95,30 @@ export interface AccountInfoConfig {
 export interface AccountNotification {
   context: NotificationContext;
   value: UiAccount;
+}
+
+/**
+ * {"type": "readonly"} for an account the transaction cannot write, else {"type": "writable", "accountChange":
+ * change} (surfpool's UiAccountProfileState).
+ */
+export interface AccountProfileState {
+  type: "readonly" | "writable";
+  accountChange?: AccountChange;
+}
+
+/**
+ * An account as surfpool's snapshot holds it (AccountSnapshot): the file ledgerd --snapshot FILE.json loads is a
+ * map from address to this (or null, which is skipped: there is no cluster to fetch it from).
+ */
+export interface AccountSnapshot {
+  lamports: Lamports;
+  owner: Pubkey;
+  executable: boolean;
+  rentEpoch: U64;
+  /** The account's data, base64. */
+  data: string;
+  /** The jsonParsed form (program, parsed, space), when asked for and a parser accepts the account; else null. */
+  parsedData: unknown;
 }
 
 export type AccountSubscribeNotification = AccountNotification;
@@ -406,6 +441,14 @@ export interface DeprecatedConfirmedSignatureInfo {
   blockTime: I64 | null;
 }
 
+/** Where ledgerd_dumpState wrote the chain. */
+export interface DumpStateResult {
+  /** The directory written (absolute). */
+  path: string;
+  /** The newest slot the dump holds; a node started from it goes on after it. */
+  slot: Slot;
+}
+
 /** A confirmed transaction with the slot and time of its block (getTransaction). */
 export interface EncodedConfirmedTransactionWithMeta {
   /** The slot of the block that holds the transaction. */
@@ -478,6 +521,28 @@ export interface EpochSchedule {
   firstNormalEpoch: U64;
   /** First slot of firstNormalEpoch, 32 * (2^firstNormalEpoch - 1); 0 without warmup. */
   firstNormalSlot: Slot;
+}
+
+/** What surfnet_exportSnapshot exports (surfpool's ExportSnapshotConfig). */
+export interface ExportSnapshotConfig {
+  /** Add each account's jsonParsed form as parsedData (default false). */
+  includeParsedAccounts?: boolean;
+  filter?: ExportSnapshotFilter;
+  /**
+   * "network" (the default): every account. {"preTransaction": signature}: the accounts of an executed transaction
+   * before it ran, which needs a profile of it; ledgerd keeps none (-32602).
+   */
+  scope?: unknown;
+}
+
+/** Which accounts surfnet_exportSnapshot leaves in or out (surfpool's ExportSnapshotFilter). */
+export interface ExportSnapshotFilter {
+  /** Also export the accounts the BPF loaders own (programs and their data; default false). */
+  includeProgramAccounts?: boolean;
+  /** Accounts exported even when owned by a BPF loader. */
+  includeAccounts?: Pubkey[];
+  /** Accounts never exported. */
+  excludeAccounts?: Pubkey[];
 }
 
 /** The fee schedule of a blockhash (deprecated methods only). */
@@ -865,10 +930,28 @@ export interface KeyedAccount {
   account: UiAccount;
 }
 
+/** A stored profile (surfpool's UiKeyedProfileResult). */
+export interface KeyedProfileResult {
+  /** The slot of the bank the transaction ran on. */
+  slot: Slot;
+  /** The profile's uuid. */
+  key: string;
+  /**
+   * Each top-level instruction's profile, in order (left out at depth transaction; fewer than the instructions
+   * when one failed).
+   */
+  instructionProfiles?: ProfileResult[];
+  transactionProfile: ProfileResult;
+  /** The readonly accounts of the transaction that exist, by address. */
+  readonlyAccountStates: Record<string, UiAccount>;
+}
+
 /** An amount of lamports. */
 export type Lamports = U64;
 
 export type LedgerdAdvanceSlotsResult = Slot;
+
+export type LedgerdDumpStateResult = DumpStateResult;
 
 export type LedgerdGetBlockRecordsResult = BlockRecords;
 
@@ -1010,6 +1093,18 @@ export interface PerfSample {
   numSlots: U64;
   /** Length of the sample period in seconds (normally 60). */
   samplePeriodSecs: number;
+}
+
+/**
+ * What one transaction, or one of its top-level instructions, did (surfpool's UiProfileResult): every account it
+ * names, with its state before and after; the compute units consumed; the log lines written; the error.
+ */
+export interface ProfileResult {
+  /** By address. */
+  accountStates: Record<string, AccountProfileState>;
+  computeUnitsConsumed: U64;
+  logMessages: string[] | null;
+  errorMessage: string | null;
 }
 
 /** Config of getProgramAccounts (and programSubscribe). Unknown keys are ignored. */
@@ -1162,6 +1257,20 @@ export interface RpcPrioritizationFee {
   prioritizationFee: U64;
 }
 
+/** How profiles are rendered (surfpool's RpcProfileResultConfig). */
+export interface RpcProfileResultConfig {
+  /** The encoding of the accounts (default jsonParsed). */
+  encoding?: AccountEncoding;
+  /** instruction (the default) adds each top-level instruction's profile; transaction leaves them out. */
+  depth?: "transaction" | "instruction";
+}
+
+export interface RpcResponseAccountSnapshots {
+  context: RpcContext;
+  /** The accounts, by base-58 address. */
+  value: Record<string, AccountSnapshot>;
+}
+
 /** An RpcResponse whose value is a bool. */
 export interface RpcResponseBool {
   context: RpcContext;
@@ -1181,6 +1290,21 @@ export interface RpcResponseKeyedAccounts {
 export interface RpcResponseNull {
   context: RpcContext;
   value: unknown;
+}
+
+export interface RpcResponseProfileResult {
+  context: RpcContext;
+  value: KeyedProfileResult;
+}
+
+export interface RpcResponseProfileResultOrNull {
+  context: RpcContext;
+  value: KeyedProfileResult | null;
+}
+
+export interface RpcResponseProfileResults {
+  context: RpcContext;
+  value: KeyedProfileResult[] | null;
 }
 
 export interface RpcResponseSurfnetInfo {
@@ -1484,7 +1608,13 @@ export interface SupplyUpdate {
 
 export type SurfnetCloneProgramAccountResult = RpcResponseNull;
 
+export type SurfnetExportSnapshotResult = RpcResponseAccountSnapshots;
+
+export type SurfnetGetProfileResultsByTagResult = RpcResponseProfileResults;
+
 export type SurfnetGetSurfnetInfoResult = RpcResponseSurfnetInfo;
+
+export type SurfnetGetTransactionProfileResult = RpcResponseProfileResultOrNull;
 
 /**
  * What surfpool reports about itself (surfpool's GetSurfnetInfoResponse); ledgerd runs no runbooks, so the list
@@ -1505,7 +1635,11 @@ export type SurfnetOfflineAccountResult = RpcResponseNull;
 
 export type SurfnetPauseClockResult = EpochInfo;
 
+export type SurfnetProfileTransactionResult = RpcResponseProfileResult;
+
 export type SurfnetResetAccountResult = RpcResponseNull;
+
+export type SurfnetResetNetworkResult = RpcResponseNull;
 
 export type SurfnetResumeClockResult = EpochInfo;
 
@@ -2267,6 +2401,52 @@ export type SurfnetWriteProgramParams = [programId: Pubkey, data: string, offset
  */
 export type SurfnetSetSupplyParams = [update: SupplyUpdate];
 
+/** The params of surfnet_resetNetwork. */
+export type SurfnetResetNetworkParams = [];
+
+/**
+ * The params of surfnet_exportSnapshot.
+ *
+ * @param config What to export.
+ */
+export type SurfnetExportSnapshotParams = [config?: ExportSnapshotConfig];
+
+/**
+ * The params of surfnet_profileTransaction.
+ *
+ * @param transactionData The transaction, its wire bytes base64-encoded.
+ *
+ * @param tag A tag to find the profile by later.
+ *
+ * @param config How to render the accounts, and whether to profile each instruction.
+ */
+export type SurfnetProfileTransactionParams = [transactionData: string, tag?: string | null, config?: RpcProfileResultConfig];
+
+/**
+ * The params of surfnet_getProfileResultsByTag.
+ *
+ * @param tag The tag given to surfnet_profileTransaction.
+ *
+ * @param config How to render the accounts, and whether to include each instruction's profile.
+ */
+export type SurfnetGetProfileResultsByTagParams = [tag: string, config?: RpcProfileResultConfig];
+
+/**
+ * The params of surfnet_getTransactionProfile.
+ *
+ * @param signatureOrUuid The profile's uuid (or a transaction signature).
+ *
+ * @param config How to render the accounts, and whether to include each instruction's profile.
+ */
+export type SurfnetGetTransactionProfileParams = [signatureOrUuid: string, config?: RpcProfileResultConfig];
+
+/**
+ * The params of ledgerd_dumpState.
+ *
+ * @param path The directory to create.
+ */
+export type LedgerdDumpStateParams = [path: string];
+
 /**
  * The params of surfnet_offlineAccount.
  *
@@ -2788,6 +2968,18 @@ export interface HttpMethods {
   surfnet_writeProgram: { params: SurfnetWriteProgramParams; result: SurfnetWriteProgramResult };
   /** Sets what getSupply answers. */
   surfnet_setSupply: { params: SurfnetSetSupplyParams; result: SurfnetSetSupplyResult };
+  /** Returns the chain to its start, the genesis and the start-up accounts. */
+  surfnet_resetNetwork: { params: SurfnetResetNetworkParams; result: SurfnetResetNetworkResult };
+  /** Exports the accounts as a JSON map, surfpool's account snapshot. */
+  surfnet_exportSnapshot: { params: SurfnetExportSnapshotParams; result: SurfnetExportSnapshotResult };
+  /** Simulates a transaction and reports each instruction's account changes, compute units and logs. */
+  surfnet_profileTransaction: { params: SurfnetProfileTransactionParams; result: SurfnetProfileTransactionResult };
+  /** Returns the profiles made under a tag. */
+  surfnet_getProfileResultsByTag: { params: SurfnetGetProfileResultsByTagParams; result: SurfnetGetProfileResultsByTagResult };
+  /** Returns a profile by its uuid. */
+  surfnet_getTransactionProfile: { params: SurfnetGetTransactionProfileParams; result: SurfnetGetTransactionProfileResult };
+  /** Writes the whole chain to a directory a node can start from (anvil's anvil_dumpState). */
+  ledgerd_dumpState: { params: LedgerdDumpStateParams; result: LedgerdDumpStateResult };
   /** Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster. */
   surfnet_offlineAccount: { params: SurfnetOfflineAccountParams; result: SurfnetOfflineAccountResult };
   /** Returns information about the current epoch. */
@@ -3704,6 +3896,84 @@ export class Client extends ClientBase {
    */
   surfnet_setSupply(...params: SurfnetSetSupplyParams): Promise<SurfnetSetSupplyResult> {
     return this.call("surfnet_setSupply", ...params);
+  }
+
+  /**
+   * Returns the chain to its start, the genesis and the start-up accounts.
+   *
+   * Forgets everything since the chain began: accounts are again those of the genesis (with the accounts, programs
+   * and clones given at start), blocks, transactions and signature lists are gone, and slot 0 (or the warp slot)
+   * is the confirmed and finalized slot again. As ledgerd_revert, the accounts the reset changed are then written
+   * with their genesis state in a new slot, so account subscriptions hear of it at each commitment level. Held
+   * snapshots (ledgerd_snapshot) and stored transaction profiles are dropped. Settings (the paused clock, relaxed
+   * checks, impersonation, a supply override) stay.
+   */
+  surfnet_resetNetwork(...params: SurfnetResetNetworkParams): Promise<SurfnetResetNetworkResult> {
+    return this.call("surfnet_resetNetwork", ...params);
+  }
+
+  /**
+   * Exports the accounts as a JSON map, surfpool's account snapshot.
+   *
+   * Returns every account of the working bank (processed) as surfpool's AccountSnapshot, keyed by address: its
+   * lamports, owner, executable flag, rent epoch and base64 data, with parsedData when includeParsedAccounts asks
+   * for it and a parser accepts the account. Accounts owned by the BPF loaders (programs) are left out unless
+   * filter.includeProgramAccounts or filter.includeAccounts asks for them; filter.excludeAccounts leaves accounts
+   * out; sysvars, which the node computes, are never exported. The value, saved to a file, starts a new ledger
+   * with those accounts: ledgerd --snapshot FILE.json. The scope preTransaction (a transaction's accounts before
+   * it ran) needs a profile of an executed transaction, which ledgerd does not keep: -32602.
+   */
+  surfnet_exportSnapshot(...params: SurfnetExportSnapshotParams): Promise<SurfnetExportSnapshotResult> {
+    return this.call("surfnet_exportSnapshot", ...params);
+  }
+
+  /**
+   * Simulates a transaction and reports each instruction's account changes, compute units and logs.
+   *
+   * Runs the transaction (base64 of its wire bytes) on the working bank as simulateTransaction does, changing
+   * nothing, and reports, for the whole transaction and for each top-level instruction, the state of every account
+   * it names before and after (readonly accounts as such), the compute units consumed and the log lines written,
+   * and the error if it failed. Signatures are verified (as surfpool does; ledgerd_impersonate and
+   * ledgerd_setSigVerify apply). The profile is kept in memory under a new uuid (the result's key) and under tag,
+   * for surfnet_getTransactionProfile and surfnet_getProfileResultsByTag; the newest 256 are kept.
+   */
+  surfnet_profileTransaction(...params: SurfnetProfileTransactionParams): Promise<SurfnetProfileTransactionResult> {
+    return this.call("surfnet_profileTransaction", ...params);
+  }
+
+  /**
+   * Returns the profiles made under a tag.
+   *
+   * The profiles surfnet_profileTransaction made with this tag and still keeps, oldest first; null for a tag never
+   * used.
+   */
+  surfnet_getProfileResultsByTag(...params: SurfnetGetProfileResultsByTagParams): Promise<SurfnetGetProfileResultsByTagResult> {
+    return this.call("surfnet_getProfileResultsByTag", ...params);
+  }
+
+  /**
+   * Returns a profile by its uuid.
+   *
+   * The profile surfnet_profileTransaction made under this uuid, null when it is not kept. surfpool also profiles
+   * every executed transaction under its signature; ledgerd profiles only on request (the instruction hook stays
+   * off the execution of sent transactions), so a signature answers null.
+   */
+  surfnet_getTransactionProfile(...params: SurfnetGetTransactionProfileParams): Promise<SurfnetGetTransactionProfileResult> {
+    return this.call("surfnet_getTransactionProfile", ...params);
+  }
+
+  /**
+   * Writes the whole chain to a directory a node can start from (anvil's anvil_dumpState).
+   *
+   * Freezes the working slot, then writes into path (a directory that must not exist yet, on the node's machine) a
+   * checkpoint of the ledger's database, with the genesis and keypair files beside it: accounts with their
+   * versions, blocks, transactions, signature lists, the slot, block height and clock. ledgerd --ledger L
+   * --snapshot PATH starts a node from it that answers as this one did at the dump and goes on producing after its
+   * slot. The checkpoint hard-links the database's table files where the file system allows, so a dump costs
+   * little time and space.
+   */
+  ledgerd_dumpState(...params: LedgerdDumpStateParams): Promise<LedgerdDumpStateResult> {
+    return this.call("ledgerd_dumpState", ...params);
   }
 
   /**
@@ -4656,6 +4926,12 @@ export const requests = {
   surfnet_cloneProgramAccount: (...params: SurfnetCloneProgramAccountParams): RpcRequest<"surfnet_cloneProgramAccount"> => ({ method: "surfnet_cloneProgramAccount", params }),
   surfnet_writeProgram: (...params: SurfnetWriteProgramParams): RpcRequest<"surfnet_writeProgram"> => ({ method: "surfnet_writeProgram", params }),
   surfnet_setSupply: (...params: SurfnetSetSupplyParams): RpcRequest<"surfnet_setSupply"> => ({ method: "surfnet_setSupply", params }),
+  surfnet_resetNetwork: (...params: SurfnetResetNetworkParams): RpcRequest<"surfnet_resetNetwork"> => ({ method: "surfnet_resetNetwork", params }),
+  surfnet_exportSnapshot: (...params: SurfnetExportSnapshotParams): RpcRequest<"surfnet_exportSnapshot"> => ({ method: "surfnet_exportSnapshot", params }),
+  surfnet_profileTransaction: (...params: SurfnetProfileTransactionParams): RpcRequest<"surfnet_profileTransaction"> => ({ method: "surfnet_profileTransaction", params }),
+  surfnet_getProfileResultsByTag: (...params: SurfnetGetProfileResultsByTagParams): RpcRequest<"surfnet_getProfileResultsByTag"> => ({ method: "surfnet_getProfileResultsByTag", params }),
+  surfnet_getTransactionProfile: (...params: SurfnetGetTransactionProfileParams): RpcRequest<"surfnet_getTransactionProfile"> => ({ method: "surfnet_getTransactionProfile", params }),
+  ledgerd_dumpState: (...params: LedgerdDumpStateParams): RpcRequest<"ledgerd_dumpState"> => ({ method: "ledgerd_dumpState", params }),
   surfnet_offlineAccount: (...params: SurfnetOfflineAccountParams): RpcRequest<"surfnet_offlineAccount"> => ({ method: "surfnet_offlineAccount", params }),
   getEpochInfo: (...params: GetEpochInfoParams): RpcRequest<"getEpochInfo"> => ({ method: "getEpochInfo", params }),
   getEpochSchedule: (...params: GetEpochScheduleParams): RpcRequest<"getEpochSchedule"> => ({ method: "getEpochSchedule", params }),
