@@ -4,9 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"sync"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/mr-tron/base58"
 
 	"ledgerd/generated/rpcapi"
@@ -118,84 +116,4 @@ func SliceData(data []byte, slice *rpcapi.DataSlice) []byte {
 		end = slice.Offset + slice.Length
 	}
 	return data[slice.Offset:end]
-}
-
-// zstdEncoder is shared: EncodeAll is safe for concurrent use. Zero frames are on so that empty
-// data still gives a decodable frame; checksums are off, as libzstd's default. The window is
-// libzstd's for level 3 when the content size is unknown (2 MiB), so that the header the frame
-// gets below (which declares that window) is true of every match the encoder makes.
-var zstdEncoder = sync.OnceValues(func() (*zstd.Encoder, error) {
-	return zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(zstd.SpeedDefault),
-		zstd.WithEncoderCRC(false),
-		zstd.WithZeroFrames(true),
-		zstd.WithWindowSize(referenceZstdWindow))
-})
-
-// The reference compresses with the zstd crate's streaming writer at level 0 (libzstd's
-// default, level 3): the data goes in with write calls and the frame is ended afterwards, so
-// libzstd never learns the content size. Its frame header is then the magic number, a frame
-// header descriptor of 0 (no single segment, no content size, no checksum, no dictionary) and
-// the window descriptor of level 3's window log 21. Empty data is the exception: nothing is
-// written before the end, libzstd takes the size as known (0) and writes a single-segment
-// header with a one-byte content size, which is what the encoder below writes for it too.
-const (
-	referenceZstdWindow     = 1 << 21
-	referenceZstdWindowDesc = 0x58 // exponent 21-10 = 11 in the top five bits, mantissa 0
-)
-
-var zstdMagic = [4]byte{0x28, 0xb5, 0x2f, 0xfd}
-
-func compressZstd(data []byte) ([]byte, bool) {
-	enc, err := zstdEncoder()
-	if err != nil {
-		return nil, false
-	}
-	if len(data) == 0 {
-		return enc.EncodeAll(data, nil), true
-	}
-	out := make([]byte, 0, 6+len(data)/2+16)
-	out = append(out, zstdMagic[:]...)
-	out = append(out, 0x00, referenceZstdWindowDesc)
-	if block, ok := referenceBlock(data); ok {
-		return append(out, block...), true
-	}
-	blocks, ok := zstdFrameBlocks(enc.EncodeAll(data, make([]byte, 0, len(data)/2+16)))
-	if !ok {
-		return nil, false
-	}
-	return append(out, blocks...), true
-}
-
-// zstdFrameBlocks returns what follows the frame header of a single frame without dictionary:
-// the blocks (and a checksum, were one written).
-func zstdFrameBlocks(frame []byte) ([]byte, bool) {
-	if len(frame) < 5 || [4]byte(frame[:4]) != zstdMagic {
-		return nil, false
-	}
-	fhd := frame[4]
-	singleSegment := fhd&0x20 != 0
-	if fhd&0x03 != 0 || fhd&0x08 != 0 { // a dictionary id or the reserved bit: not ours
-		return nil, false
-	}
-	n := 5
-	if !singleSegment {
-		n++ // window descriptor
-	}
-	switch fhd >> 6 {
-	case 0:
-		if singleSegment {
-			n++
-		}
-	case 1:
-		n += 2
-	case 2:
-		n += 4
-	case 3:
-		n += 8
-	}
-	if len(frame) < n {
-		return nil, false
-	}
-	return frame[n:], true
 }
