@@ -65,7 +65,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Snapshots.MaxFull, "maximum-full-snapshots-to-retain", snapshot.DefaultMaxFull, "how many full snapshots to keep")
 	fs.IntVar(&cfg.Snapshots.MaxIncremental, "maximum-incremental-snapshots-to-retain", snapshot.DefaultMaxIncremental, "how many incremental snapshots of the newest full snapshot to keep")
 	followURL := fs.String("follow", "", "follow the leader at this JSON-RPC URL as a read replica: replay its blocks, serve reads and subscriptions, forward transactions (see README, Read replicas)")
-	fs.StringVar(&cfg.FromSnapshot, "snapshot", "", "start --ledger as a copy of this snapshot directory, or of the newest in a directory of snapshots (an existing ledger needs --reset)")
+	var accountSnapshots []string // surfpool's account snapshot files (surfnetsnapshot.go)
+	fs.Func("snapshot", "DIR: start --ledger as a copy of this snapshot directory (or a ledgerd_dumpState dump), or of the newest in a directory of snapshots (an existing ledger needs --reset); FILE.json: start a new ledger with the accounts of surfpool's account snapshot (surfnet_exportSnapshot's value), repeatable",
+		func(v string) error { return snapshotFlag(v, &cfg.FromSnapshot, &accountSnapshots) })
 	fs.Var((*stringList)(&cfg.Health.KnownValidators), "known-validator", "PUBKEY: judge health against this validator's slot; repeatable")
 	fs.Var((*stringList)(&cfg.Health.Peers), "peer", "URL: JSON-RPC address of another node, polled for its identity, version and slot; repeatable")
 	fs.Uint64Var(&cfg.Health.SlotDistance, "health-check-slot-distance", health.DefaultSlotDistance, "slots the node may trail the highest known validator and still be healthy")
@@ -155,7 +157,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	// In the reference's order, a later one winning at the same address: the mint and the account files, the
 	// clones, then the programs.
-	cfg.Genesis.Accounts = append(append(cfg.Genesis.Accounts, setup.accounts...), setup.clones...)
+	snapshotAccounts, err := loadAccountSnapshots(accountSnapshots, stderr)
+	if err != nil {
+		return err
+	}
+	cfg.Genesis.Accounts = append(append(append(cfg.Genesis.Accounts, snapshotAccounts...), setup.accounts...), setup.clones...)
 	programAccounts, err := genesisPrograms(programFlags, sysvar.DefaultRent())
 	if err != nil {
 		return err
