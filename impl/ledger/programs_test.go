@@ -37,7 +37,7 @@ func TestGenesisProgramAccounts(t *testing.T) {
 		native(core.Secp256k1ProgramID, "secp256k1_program"),
 		native(core.Secp256r1ProgramID, "secp256r1_program"),
 		native(core.ZkElGamalProofProgramID, "zk_elgamal_proof_program"),
-		deployed(core.MemoV1ProgramID, core.BPFLoaderDeprecatedProgramID, "spl_memo-1.0.0 (native)"),
+		deployed(core.MemoV1ProgramID, core.BPFLoaderProgramID, "spl_memo-1.0.0 (native)"),
 		deployed(core.MemoProgramID, core.BPFLoaderProgramID, "spl_memo-3.0.0 (native)"),
 		deployed(core.AssociatedTokenProgramID, core.BPFLoaderProgramID, "spl_associated_token_account-1.1.1 (native)"),
 	} {

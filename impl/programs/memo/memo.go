@@ -60,15 +60,16 @@ type V3 struct{}
 // V1 is the Memo v1 program.
 type V1 struct{}
 
-// Modules are both memo programs as the node assembles them: v1 owned by the deprecated BPF
-// loader and v3 by BPF loader 2, as on mainnet, both run natively.
+// Modules are both memo programs as the node assembles them, run natively, both owned by BPF
+// loader 2 at genesis as the reference's test validator installs them (on mainnet v1 is the
+// deprecated loader's).
 var Modules = []runtime.Module{
 	{
 		ID:               ProgramIDV1,
 		Name:             "spl-memo-v1",
 		Kind:             runtime.OnChain,
 		Program:          V1{},
-		Genesis:          runtime.Deployment{Loader: core.BPFLoaderDeprecatedProgramID, Data: "spl_memo-1.0.0 (native)"},
+		Genesis:          runtime.Deployment{Loader: core.BPFLoaderProgramID, Data: "spl_memo-1.0.0 (native)"},
 		ParseInstruction: instructionParser,
 	},
 	{
