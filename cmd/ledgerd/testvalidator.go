@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,6 +39,7 @@ type testValidatorFlags struct {
 	accountDirs, accountIndexes, deactivate, geyser                   stringList
 	ticksPerSlot                                                      uint64
 	quiet, log, version                                               bool
+	fork                                                              forkFlags
 }
 
 // shortFlags are the test validator's one-letter options.
@@ -106,6 +108,7 @@ func (t *testValidatorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&t.quiet, "quiet", false, "print nothing on stdout and only warnings and errors on stderr (the log still goes to <ledger>/validator.log); -q")
 	fs.BoolVar(&t.log, "log", false, "stream the log on stderr (what ledgerd does anyway)")
 	fs.BoolVar(&t.version, "version", false, "print the version and exit; -V")
+	t.fork.register(fs)
 	lists := map[string]*stringList{"deactivate-feature": &t.deactivate, "geyser-plugin-config": &t.geyser}
 	for _, f := range ignoredFlags {
 		usage := "accepted and ignored: " + f.why
@@ -278,6 +281,9 @@ func (t *testValidatorFlags) apply(ctx context.Context, cfg *node.Config, given 
 		}
 		t.url = u
 	}
+	if err := t.fork.apply(cfg); err != nil {
+		return nil, err
+	}
 	if t.ticksPerSlot != 0 {
 		if t.ticksPerSlot < 2 {
 			return nil, fmt.Errorf("--ticks-per-slot %d: must be at least 2", t.ticksPerSlot)
@@ -381,12 +387,14 @@ func (t *testValidatorFlags) warp(ctx context.Context) (uint64, error) {
 		}
 		return slot, nil
 	}
-	if t.url == "" {
+	// A fork started at its cluster's slot numbers its slots as the cluster does.
+	cluster := cmp.Or(t.url, t.fork.url)
+	if cluster == "" {
 		return 0, errors.New("the --url argument must be provided if --warp-slot/-w is used without an explicit slot")
 	}
-	slot, err := node.ClusterSlot(ctx, t.url)
+	slot, err := node.ClusterSlot(ctx, cluster)
 	if err != nil {
-		return 0, fmt.Errorf("--warp-slot: unable to get the current slot of %s: %w", t.url, err)
+		return 0, fmt.Errorf("--warp-slot: unable to get the current slot of %s: %w", cluster, err)
 	}
 	return slot, nil
 }
