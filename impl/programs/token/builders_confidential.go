@@ -85,3 +85,73 @@ func TransferConfidentialWithFee(source, mint, destination, owner core.Pubkey, s
 	}
 	return ix(Program2022ID, ctData(13, newDecryptable[:], auditorLo[:], auditorHi[:], off), append(metas, authorityMetas(owner, signers)...)...)
 }
+
+func ctfData(sub byte, fields ...[]byte) []byte {
+	return slices.Concat(append([][]byte{{byte(KindConfidentialTransferFeeExtension), sub}}, fields...)...)
+}
+
+func cmbData(sub byte, fields ...[]byte) []byte {
+	return slices.Concat(append([][]byte{{byte(KindConfidentialMintBurnExtension), sub}}, fields...)...)
+}
+
+// WithdrawWithheldConfidentialFromMint builds ConfidentialTransferFee's
+// WithdrawWithheldTokensFromMint: the mint's encrypted withheld fees to destination, with a
+// ciphertext-ciphertext equality proof, by the mint's withdraw-withheld authority.
+func WithdrawWithheldConfidentialFromMint(mint, destination, authority core.Pubkey, signers []core.Pubkey, newDecryptable [36]byte,
+	proofOffset int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(mint), core.Writable(destination)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, ctfData(1, []byte{byte(proofOffset)}, newDecryptable[:]), append(metas, authorityMetas(authority, signers)...)...)
+}
+
+// WithdrawWithheldConfidentialFromAccounts builds WithdrawWithheldTokensFromAccounts: the
+// encrypted withheld fees of sources to destination.
+func WithdrawWithheldConfidentialFromAccounts(mint, destination, authority core.Pubkey, signers []core.Pubkey, newDecryptable [36]byte,
+	proofOffset int8, proofAccounts []core.Pubkey, sources ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Readonly(mint), core.Writable(destination)}, proofMetas(proofAccounts)...)
+	metas = append(metas, authorityMetas(authority, signers)...)
+	for _, s := range sources {
+		metas = append(metas, core.Writable(s))
+	}
+	return ix(Program2022ID, ctfData(2, []byte{byte(len(sources)), byte(proofOffset)}, newDecryptable[:]), metas...)
+}
+
+// HarvestWithheldConfidentialToMint builds HarvestWithheldTokensToMint: the sources'
+// encrypted withheld fees to the mint's.
+func HarvestWithheldConfidentialToMint(mint core.Pubkey, sources ...core.Pubkey) core.Instruction {
+	metas := []core.AccountMeta{core.Writable(mint)}
+	for _, s := range sources {
+		metas = append(metas, core.Writable(s))
+	}
+	return ix(Program2022ID, ctfData(3), metas...)
+}
+
+// RotateSupplyElGamalPubkey builds ConfidentialMintBurn's RotateSupplyElGamalPubkey, with a
+// ciphertext-ciphertext equality proof from the supply under the old key to the new one.
+func RotateSupplyElGamalPubkey(mint, authority core.Pubkey, signers []core.Pubkey, newKey [32]byte, proofOffset int8,
+	proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(mint)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, cmbData(1, newKey[:], []byte{byte(proofOffset)}), append(metas, authorityMetas(authority, signers)...)...)
+}
+
+// ConfidentialMintTo builds ConfidentialMintBurn's Mint, with the equality (new supply),
+// validity and 128-bit range proofs.
+func ConfidentialMintTo(account, mint, authority core.Pubkey, signers []core.Pubkey, newDecryptableSupply [36]byte,
+	auditorLo, auditorHi [64]byte, offsets [3]int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(mint)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, cmbData(3, newDecryptableSupply[:], auditorLo[:], auditorHi[:], []byte{byte(offsets[0]), byte(offsets[1]), byte(offsets[2])}),
+		append(metas, authorityMetas(authority, signers)...)...)
+}
+
+// ConfidentialBurnFrom builds ConfidentialMintBurn's Burn, with the equality (remaining
+// balance), validity and 128-bit range proofs.
+func ConfidentialBurnFrom(account, mint, owner core.Pubkey, signers []core.Pubkey, newDecryptable [36]byte,
+	auditorLo, auditorHi [64]byte, offsets [3]int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(mint)}, proofMetas(proofAccounts)...)
+	return ix(Program2022ID, cmbData(4, newDecryptable[:], auditorLo[:], auditorHi[:], []byte{byte(offsets[0]), byte(offsets[1]), byte(offsets[2])}),
+		append(metas, authorityMetas(owner, signers)...)...)
+}
+
+// ApplyPendingBurn builds ConfidentialMintBurn's ApplyPendingBurn, by the mint authority.
+func ApplyPendingBurn(mint, authority core.Pubkey, signers []core.Pubkey) core.Instruction {
+	return ix(Program2022ID, cmbData(5), append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)...)
+}

@@ -490,6 +490,9 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 	h.ok([]core.Instruction{token.MintTo(t22, M, a, A, nil, 100_000)}, alice)
 	h.ok([]core.Instruction{token.DepositConfidential(a, M, A, nil, 100_000, 2)}, alice)
 	h.ok([]core.Instruction{token.ApplyPendingConfidentialBalance(a, A, nil, 1, [36]byte{})}, alice)
+	decrypt := func(kp map[string]string, ct []byte) string {
+		return p.call(map[string]any{"op": "decrypt", "kp": kp["id"], "ciphertext": hex.EncodeToString(ct)})["amount"]
+	}
 
 	va := confidentialOf(t, h, a)
 	tc := p.call(map[string]any{"op": "transferCiphertexts", "source": kpA["pubkey"], "destination": kpB["pubkey"],
@@ -524,8 +527,174 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 		t.Fatalf("bob holds %s", got)
 	}
 	withheld := extensionOf(t, h.accs[b].Data, token.ExtConfidentialTransferFeeAmount)
-	if got := p.call(map[string]any{"op": "decrypt", "kp": kpWithheld["id"], "ciphertext": hex.EncodeToString(withheld)})["amount"]; got != "700" {
+	if got := decrypt(kpWithheld, withheld); got != "700" {
 		t.Fatalf("the withheld fee reads %s", got)
 	}
+
+	// The withdraw-withheld authority (alice) takes bob's withheld fee into her account.
+	wd := p.call(map[string]any{"op": "ctEquality", "kp": kpWithheld["id"], "pubkey": kpA["pubkey"],
+		"ciphertext": hex.EncodeToString(withheld), "amount": "700"})
+	wdCtx := verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, wd["data"]))
+	wantCode(t, h.exec([]core.Instruction{token.WithdrawWithheldConfidentialFromAccounts(M, a, B, nil, [36]byte{}, 0,
+		[]core.Pubkey{wdCtx}, b)}, bob), custom(0, token.OwnerMismatch), "")
+	h.ok([]core.Instruction{token.WithdrawWithheldConfidentialFromAccounts(M, a, A, nil, [36]byte{}, 0, []core.Pubkey{wdCtx}, b)}, alice)
+	if got := decrypt(kpA, confidentialOf(t, h, a).available); got != "30700" {
+		t.Fatalf("alice holds %s with the fee", got)
+	}
+	if !bytes.Equal(extensionOf(t, h.accs[b].Data, token.ExtConfidentialTransferFeeAmount), make([]byte, 64)) {
+		t.Fatal("bob's withheld fee was not taken")
+	}
+
+	// Another transfer (fee 100), harvested to the mint, then withdrawn from it.
+	va = confidentialOf(t, h, a)
+	tc = p.call(map[string]any{"op": "transferCiphertexts", "source": kpA["pubkey"], "destination": kpB["pubkey"],
+		"auditor": kpAud["pubkey"], "amount": "10000"})
+	lo, hi = unhex(t, tc["lo"]), unhex(t, tc["hi"])
+	newSource = minusLoHi(t, va.available, handle(lo, 0), handle(hi, 0))
+	tp = p.call(map[string]any{"op": "transferWithFee", "kp": kpA["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(newSource),
+		"remaining": "20700", "destination": kpB["pubkey"], "withheld": kpWithheld["pubkey"], "bps": "100", "maxFee": "1000000"})
+	ctxs = []core.Pubkey{
+		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		verifyInto(t, h, zkproof.PercentageWithCap, unhex(t, tp["percentage"])),
+		verifyInto(t, h, zkproof.BatchedGroupedCiphertext2HandlesValidity, unhex(t, tp["feeValidity"])),
+		verifyInto(t, h, zkproof.BatchedRangeProofU256, unhex(t, tp["range"])),
+	}
+	h.ok([]core.Instruction{token.TransferConfidentialWithFee(a, M, b, A, nil, [36]byte{}, [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2)),
+		[5]int8{}, ctxs...)}, alice)
+	// The mint among the sources: the program panics on borrowing its data twice.
+	res := h.exec([]core.Instruction{token.HarvestWithheldConfidentialToMint(M, b, M)}, payer)
+	runtimetest.WantErr(t, res, ixErr(0, "ProgramFailedToComplete"))
+	// An account of no fee (the mint's ATA-less payer) is logged and skipped.
+	res = h.ok([]core.Instruction{token.HarvestWithheldConfidentialToMint(M, b, a, payer.PublicKey())}, payer)
+	wantLogLines(t, res, "ConfidentialTransferFeeInstruction::HarvestWithheldTokensToMint",
+		"Error harvesting from "+payer.PublicKey().String()+": State is invalid for requested operation")
+	mintWithheld := extensionOf(t, h.accs[M].Data, token.ExtConfidentialTransferFeeConfig)[65:129]
+	if got := decrypt(kpWithheld, mintWithheld); got != "100" {
+		t.Fatalf("the mint withholds %s", got)
+	}
+	wd = p.call(map[string]any{"op": "ctEquality", "kp": kpWithheld["id"], "pubkey": kpA["pubkey"],
+		"ciphertext": hex.EncodeToString(mintWithheld), "amount": "100"})
+	h.ok([]core.Instruction{token.WithdrawWithheldConfidentialFromMint(M, a, A, nil, [36]byte{}, 0,
+		verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, wd["data"])))}, alice)
+	if got := decrypt(kpA, confidentialOf(t, h, a).available); got != "20800" {
+		t.Fatalf("alice holds %s with the mint's fees", got)
+	}
 	compareWithLiteSVM(t, steps, []core.Pubkey{payer.PublicKey(), A, B, M, a, b})
+}
+
+// plusLoHi is ct + (lo + hi * 2^16), lo and hi given as ElGamal ciphertexts.
+func plusLoHi(t *testing.T, ct, lo, hi []byte) []byte {
+	t.Helper()
+	var out []byte
+	for half := range 2 {
+		var pts [3]*ristretto255.Element
+		for i, b := range [][]byte{ct, lo, hi} {
+			pts[i] = ristretto255.NewElement()
+			if err := pts[i].Decode(b[32*half : 32*half+32]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var s [32]byte
+		s[2] = 1 // 2^16
+		sc := ristretto255.NewScalar()
+		_ = sc.Decode(s[:])
+		r := ristretto255.NewElement().Add(pts[1], ristretto255.NewElement().ScalarMult(sc, pts[2]))
+		out = append(out, ristretto255.NewElement().Add(pts[0], r).Encode(nil)...)
+	}
+	return out
+}
+
+// TestConfidentialMintBurn mints to and burns from a confidential account with real proofs:
+// the encrypted supply follows (the burn pending until applied), decrypting to what was minted
+// less what was burnt, and rotating the supply key re-encrypts it. LiteSVM agrees at every step.
+func TestConfidentialMintBurn(t *testing.T) {
+	p := newProver(t)
+	h := newHarness(t)
+	var steps []flowStep
+	h.onExec = func(tx *core.Transaction, res *runtime.Result) {
+		steps = append(steps, flowStep{tx: tx.Serialize(), res: res, accs: maps.Clone(h.accs)})
+	}
+	h.env.Programs.Add(zkproof.Module)
+	h.accs[zkproof.ProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("zk_elgamal_proof_program")}
+	A, M := alice.PublicKey(), mintKP.PublicKey()
+	call := func(req map[string]any) map[string]string { return p.call(req) }
+	kpA, kpS, kpS2, kpAud := call(map[string]any{"op": "keypair"}), call(map[string]any{"op": "keypair"}),
+		call(map[string]any{"op": "keypair"}), call(map[string]any{"op": "keypair"})
+	decrypt := func(kp map[string]string, ct []byte) string {
+		return call(map[string]any{"op": "decrypt", "kp": kp["id"], "ciphertext": hex.EncodeToString(ct)})["amount"]
+	}
+	auditor, supplyKey := [32]byte(unhex(t, kpAud["pubkey"])), [32]byte(unhex(t, kpS["pubkey"]))
+	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtConfidentialTransferMint, token.ExtConfidentialMintBurn}, 0,
+		token.InitializeConfidentialTransferMint(M, &A, true, &auditor),
+		token.InitializeConfidentialMintBurn(M, supplyKey, [36]byte{})), success)
+	a := aliceTA.PublicKey()
+	h.createAccount22(aliceTA, A, []token.ExtensionType{token.ExtConfidentialTransferAccount})
+	proof := unhex(t, call(map[string]any{"op": "pubkeyValidity", "kp": kpA["id"]})["data"])
+	h.ok([]core.Instruction{token.ConfigureConfidentialAccount(a, M, A, nil, [36]byte{}, 65536, 0,
+		verifyInto(t, h, zkproof.PubkeyValidity, proof))}, alice)
+	supplyOf := func() []byte { return extensionOf(t, h.accs[M].Data, token.ExtConfidentialMintBurn) }
+	// Deposits are refused on a mint-burn mint.
+	runtimetest.WantErr(t, h.exec([]core.Instruction{token.DepositConfidential(a, M, A, nil, 0, 2)}, alice),
+		custom(0, token.IllegalMintBurnConversion))
+
+	// Mint 5000: the amount under alice's key (first), the supply key and the auditor's.
+	tc := call(map[string]any{"op": "transferCiphertexts", "source": kpA["pubkey"], "destination": kpS["pubkey"],
+		"auditor": kpAud["pubkey"], "amount": "5000"})
+	lo, hi := unhex(t, tc["lo"]), unhex(t, tc["hi"])
+	newSupply := plusLoHi(t, supplyOf()[:64], handle(lo, 1), handle(hi, 1))
+	tp := call(map[string]any{"op": "transfer", "kp": kpS["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(newSupply), "remaining": "5000"})
+	ctxs := []core.Pubkey{
+		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		verifyInto(t, h, zkproof.BatchedRangeProofU128, unhex(t, tp["range"])),
+	}
+	audLo, audHi := [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2))
+	wantCode(t, h.exec([]core.Instruction{token.ConfidentialMintTo(a, M, bob.PublicKey(), nil, [36]byte{9}, audLo, audHi, [3]int8{}, ctxs...)}, bob),
+		custom(0, token.OwnerMismatch), "")
+	h.ok([]core.Instruction{token.ConfidentialMintTo(a, M, A, nil, [36]byte{9}, audLo, audHi, [3]int8{}, ctxs...)}, alice)
+	if got := decrypt(kpS, supplyOf()[:64]); got != "5000" {
+		t.Fatalf("supply %s", got)
+	}
+	h.ok([]core.Instruction{token.ApplyPendingConfidentialBalance(a, A, nil, 1, [36]byte{})}, alice)
+	available := confidentialOf(t, h, a).available
+	if got := decrypt(kpA, available); got != "5000" {
+		t.Fatalf("alice holds %s", got)
+	}
+
+	// Burn 2000 of alice's: pending on the mint until applied.
+	tc = call(map[string]any{"op": "transferCiphertexts", "source": kpA["pubkey"], "destination": kpS["pubkey"],
+		"auditor": kpAud["pubkey"], "amount": "2000"})
+	lo, hi = unhex(t, tc["lo"]), unhex(t, tc["hi"])
+	remaining := minusLoHi(t, available, handle(lo, 0), handle(hi, 0))
+	tp = call(map[string]any{"op": "transfer", "kp": kpA["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(remaining), "remaining": "3000"})
+	ctxs = []core.Pubkey{
+		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		verifyInto(t, h, zkproof.BatchedRangeProofU128, unhex(t, tp["range"])),
+	}
+	h.ok([]core.Instruction{token.ConfidentialBurnFrom(a, M, A, nil, [36]byte{}, [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2)), [3]int8{}, ctxs...)}, alice)
+	if got := decrypt(kpS, supplyOf()[132:196]); got != "2000" {
+		t.Fatalf("pending burn %s", got)
+	}
+	// The supply key cannot rotate while a burn is pending.
+	rot := call(map[string]any{"op": "ctEquality", "kp": kpS["id"], "pubkey": kpS2["pubkey"],
+		"ciphertext": hex.EncodeToString(supplyOf()[:64]), "amount": "5000"})
+	rotCtx := verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, rot["data"]))
+	wantCode(t, h.exec([]core.Instruction{token.RotateSupplyElGamalPubkey(M, A, nil, [32]byte(unhex(t, kpS2["pubkey"])), 0, rotCtx)}, alice),
+		custom(0, token.PendingBalanceNonZero), "")
+	h.ok([]core.Instruction{token.ApplyPendingBurn(M, A, nil)}, alice)
+	if got := decrypt(kpS, supplyOf()[:64]); got != "3000" {
+		t.Fatalf("supply after the burn %s", got)
+	}
+
+	// Rotate the supply key: the supply is now the new key's encryption of 3000.
+	rot = call(map[string]any{"op": "ctEquality", "kp": kpS["id"], "pubkey": kpS2["pubkey"],
+		"ciphertext": hex.EncodeToString(supplyOf()[:64]), "amount": "3000"})
+	h.ok([]core.Instruction{token.RotateSupplyElGamalPubkey(M, A, nil, [32]byte(unhex(t, kpS2["pubkey"])), 0,
+		verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, rot["data"])))}, alice)
+	if got, key := decrypt(kpS2, supplyOf()[:64]), hex.EncodeToString(supplyOf()[100:132]); got != "3000" || key != kpS2["pubkey"] {
+		t.Fatalf("rotated supply %s under %s", got, key)
+	}
+	compareWithLiteSVM(t, steps, []core.Pubkey{payer.PublicKey(), A, M, a})
 }

@@ -833,18 +833,18 @@ func (e *exec) processPermissionedBurnExtension(rest []byte) error {
 		decimals := rest[9]
 		return e.burn2022(binary.LittleEndian.Uint64(rest[1:]), &decimals, true)
 	}
-	// ConfidentialBurn needs the confidential extensions, which ledgerd does not run.
 	e.ctx.ProgramLog("PermissionedBurnInstruction::ConfidentialBurn")
-	return tokenErr(InvalidInstruction)
+	return e.confidentialBurn(rest, true)
 }
 
 // ---------------------------------------------------------------------------------------------
 // The confidential extensions' instructions: the mints' configuration, account approval and
 // the credit switches here; configuring, emptying, depositing to, withdrawing from and
-// transferring between confidential accounts and applying pending balances in
-// t22_confidential.go. The others (TransferWithFee, harvesting and withdrawing encrypted fees,
-// confidential mints and burns, rotating the supply key, the registry) log their name, as the
-// program does first, and fail with InvalidInstruction: ledgerd does not run them yet.
+// transferring between confidential accounts (with or without a fee) and applying pending
+// balances in t22_confidential.go; harvesting and withdrawing encrypted fees, confidential
+// mints and burns and rotating the supply key in t22_confidential_more.go.
+// ConfigureAccountWithRegistry, which reads an ElGamal registry program's account, logs its
+// name, as the program does first, and fails with InvalidInstruction: ledgerd does not run it.
 
 // ConfidentialTransferAccount value offsets.
 const (
@@ -1040,6 +1040,12 @@ func (e *exec) processConfidentialTransferFeeExtension(rest []byte) error {
 			v[ctfHarvestToMintOff] = 1
 			return nil
 		})
+	case 1:
+		return e.ctWithdrawWithheldFromMint(rest)
+	case 2:
+		return e.ctWithdrawWithheldFromAccounts(rest)
+	case 3:
+		return e.ctHarvestWithheldToMint()
 	case 4, 5:
 		v, err := e.authorizedMintExtension(ExtConfidentialTransferFeeConfig, NoAuthorityExists)
 		if err != nil {
@@ -1086,6 +1092,14 @@ func (e *exec) processConfidentialMintBurnExtension(rest []byte) error {
 			copy(v[cmbDecryptableSupplyOff:], rest[33:69])
 			return nil
 		})
+	case 1:
+		return e.rotateSupplyElGamalPubkey(rest)
+	case 3:
+		return e.confidentialMint(rest)
+	case 4:
+		return e.confidentialBurn(rest, false)
+	case 5:
+		return e.applyPendingBurn()
 	case 2: // the new decryptable supply, by the mint authority
 		if len(rest) != 1+36 {
 			return errInvalidInstructionData

@@ -483,11 +483,8 @@ func TestUnsupportedInstructions(t *testing.T) {
 	}{
 		{[]byte{200, 1, 2, 3, 4, 5, 6, 7, 8}, nil},
 		{nil, nil},
-		// The confidential instructions that need the ZK ElGamal proof program: named, then refused.
+		// ConfigureAccountWithRegistry, which needs an ElGamal registry program: named, then refused.
 		{[]byte{byte(token.KindConfidentialTransferExtension), 14}, []string{"ConfidentialTransferInstruction::ConfigureAccountWithRegistry"}},
-		{[]byte{byte(token.KindConfidentialTransferFeeExtension), 3}, []string{"ConfidentialTransferFeeInstruction::HarvestWithheldTokensToMint"}},
-		{[]byte{byte(token.KindConfidentialMintBurnExtension), 3}, []string{"Instruction: ConfidentialMintBurnExtension",
-			"ConfidentialMintBurnInstruction::ConfidentialMint"}},
 	} {
 		ix := core.Instruction{ProgramID: t22, Data: c.data, Accounts: []core.AccountMeta{core.Writable(mintKP.PublicKey())}}
 		res := h.exec([]core.Instruction{ix}, payer)

@@ -48,6 +48,18 @@ const ops = {
   decrypt({ kp, ciphertext }) {
     return { amount: keypairs[kp].secret().decrypt(ct(ciphertext)).toString() };
   },
+  // A ciphertext-ciphertext equality proof: ciphertext (under kp) and a new encryption of amount
+  // under pubkey hold the same amount.
+  ctEquality({ kp, pubkey, ciphertext, amount }) {
+    const o = new zk.PedersenOpening();
+    const a = BigInt(amount);
+    const key = zk.ElGamalPubkey.fromBytes(unhex(pubkey));
+    const second = key.encryptWith(a, o);
+    return {
+      data: hex(new zk.CiphertextCiphertextEqualityProofData(keypairs[kp], key, ct(ciphertext), second, o, a).toBytes()),
+      second: hex(second.toBytes()),
+    };
+  },
   // The equality proof that ciphertext holds remaining, and the 64-bit range proof of its
   // commitment.
   withdraw({ kp, ciphertext, remaining }) {
