@@ -171,28 +171,43 @@ func handle(grouped []byte, i int) []byte {
 	return append(append([]byte(nil), grouped[:32]...), grouped[32*(1+i):32*(2+i)]...)
 }
 
-var (
-	nextContext byte = 100
-	// contextAccounts are the context-state accounts verifyInto made.
-	contextAccounts []core.Pubkey
-)
+// contexts makes the context-state accounts of one test (keys from seed 100 up).
+type contexts struct {
+	h    *harness
+	next byte
+	made []core.Pubkey
+}
 
-// verifyInto verifies proof data of type typ with the proof program into a new context-state
+// verify verifies proof data of type typ with the proof program into a new context-state
 // account of alice's and returns the account.
-func verifyInto(t *testing.T, h *harness, typ zkproof.ProofType, data []byte) core.Pubkey {
+func (c *contexts) verify(t *testing.T, typ zkproof.ProofType, data []byte) core.Pubkey {
 	t.Helper()
-	nextContext++
-	k := key(nextContext).PublicKey()
-	h.accs[k] = runtime.Account{Lamports: 1e9, Owner: zkproof.ProgramID, Data: make([]byte, 33+zkproof.ContextLen(typ))}
-	contextAccounts = append(contextAccounts, k)
+	c.next++
+	k := key(100 + c.next).PublicKey()
+	c.h.accs[k] = runtime.Account{Lamports: 1e9, Owner: zkproof.ProgramID, Data: make([]byte, 33+zkproof.ContextLen(typ))}
+	c.made = append(c.made, k)
 	ixs := []core.Instruction{{ProgramID: zkproof.ProgramID, Data: append([]byte{byte(typ)}, data...),
 		Accounts: []core.AccountMeta{core.Writable(k), core.Readonly(alice.PublicKey())}}}
 	if typ == zkproof.BatchedRangeProofU256 {
 		// 368,000 units: more than an instruction gets by default (SetComputeUnitLimit 400,000).
 		ixs = append([]core.Instruction{{ProgramID: core.ComputeBudgetProgramID, Data: []byte{2, 0x80, 0x1a, 0x06, 0}}}, ixs...)
 	}
-	h.ok(ixs, payer)
+	c.h.ok(ixs, payer)
 	return k
+}
+
+// confidentialHarness is a harness with the proof and compute budget programs, recording every
+// transaction for compareWithLiteSVM.
+func confidentialHarness(t *testing.T) (*harness, *contexts, *[]flowStep) {
+	h := newHarness(t)
+	steps := &[]flowStep{}
+	h.onExec = func(tx *core.Transaction, res *runtime.Result) {
+		*steps = append(*steps, flowStep{tx: tx.Serialize(), res: res, accs: maps.Clone(h.accs)})
+	}
+	h.env.Programs.Add(zkproof.Module, computebudget.Module)
+	h.accs[zkproof.ProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("zk_elgamal_proof_program")}
+	h.accs[core.ComputeBudgetProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("compute_budget_program")}
+	return h, &contexts{h: h}, steps
 }
 
 // TestConfidentialTransferFlow runs Token-2022's confidential transfer with real proofs made
@@ -202,14 +217,9 @@ func verifyInto(t *testing.T, h *harness, typ zkproof.ProofType, data []byte) co
 // emptying one; the encrypted balances decrypt to what the steps moved, and proofs about
 // other balances, keys or amounts are refused with the program's errors.
 func TestConfidentialTransferFlow(t *testing.T) {
+	t.Parallel()
 	p := newProver(t)
-	h := newHarness(t)
-	var steps []flowStep
-	h.onExec = func(tx *core.Transaction, res *runtime.Result) {
-		steps = append(steps, flowStep{tx: tx.Serialize(), res: res, accs: maps.Clone(h.accs)})
-	}
-	h.env.Programs.Add(zkproof.Module)
-	h.accs[zkproof.ProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("zk_elgamal_proof_program")}
+	h, zc, steps := confidentialHarness(t)
 	A, B, M := alice.PublicKey(), bob.PublicKey(), mintKP.PublicKey()
 	kpA, kpB, kpAud := p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"})
 	auditor := [32]byte(unhex(t, kpAud["pubkey"]))
@@ -226,7 +236,7 @@ func TestConfidentialTransferFlow(t *testing.T) {
 		{ProgramID: zkproof.ProgramID, Data: append([]byte{byte(zkproof.PubkeyValidity)}, proofA...)},
 	}, alice)
 	proofB := unhex(t, p.call(map[string]any{"op": "pubkeyValidity", "kp": kpB["id"]})["data"])
-	ctxB := verifyInto(t, h, zkproof.PubkeyValidity, proofB)
+	ctxB := zc.verify(t, zkproof.PubkeyValidity, proofB)
 	// A context of another size is refused.
 	runtimetest.WantErr(t, h.exec([]core.Instruction{token.EmptyConfidentialAccount(b, B, nil, 0, ctxB)}, bob),
 		ixErr(0, "InvalidArgument"))
@@ -255,8 +265,8 @@ func TestConfidentialTransferFlow(t *testing.T) {
 	// Withdraw 100: the proofs are about the balance left, 500.
 	left := minus(t, va.available, 100)
 	w := p.call(map[string]any{"op": "withdraw", "kp": kpA["id"], "ciphertext": hex.EncodeToString(left), "remaining": "500"})
-	eq := verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, w["equality"]))
-	rng := verifyInto(t, h, zkproof.BatchedRangeProofU64, unhex(t, w["range"]))
+	eq := zc.verify(t, zkproof.CiphertextCommitmentEquality, unhex(t, w["equality"]))
+	rng := zc.verify(t, zkproof.BatchedRangeProofU64, unhex(t, w["range"]))
 	wantCode(t, h.exec([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 101, 2, [36]byte{3}, 0, 0, eq, rng)}, alice),
 		custom(0, token.ConfidentialTransferBalanceMismatch), "Error: Balance mismatch")
 	wantCode(t, h.exec([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, 0, 0, rng, eq)}, alice),
@@ -277,9 +287,9 @@ func TestConfidentialTransferFlow(t *testing.T) {
 	newSource := minusLoHi(t, va.available, handle(lo, 0), handle(hi, 0))
 	tp := p.call(map[string]any{"op": "transfer", "kp": kpA["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(newSource),
 		"remaining": "30500"})
-	teq := verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"]))
-	tval := verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"]))
-	trng := verifyInto(t, h, zkproof.BatchedRangeProofU128, unhex(t, tp["range"]))
+	teq := zc.verify(t, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"]))
+	tval := zc.verify(t, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"]))
+	trng := zc.verify(t, zkproof.BatchedRangeProofU128, unhex(t, tp["range"]))
 	audLo, audHi := [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2))
 	// A 128-bit range proof where Withdraw wants a 64-bit one: same context size, another type.
 	runtimetest.WantErr(t, h.exec([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 1, 2, [36]byte{}, 0, 0, teq, trng)}, alice),
@@ -307,10 +317,10 @@ func TestConfidentialTransferFlow(t *testing.T) {
 	empty := minus(t, vb.available, 70_000)
 	w = p.call(map[string]any{"op": "withdraw", "kp": kpB["id"], "ciphertext": hex.EncodeToString(empty), "remaining": "0"})
 	h.ok([]core.Instruction{token.WithdrawConfidential(b, M, B, nil, 70_000, 2, [36]byte{7}, 0, 0,
-		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, w["equality"])),
-		verifyInto(t, h, zkproof.BatchedRangeProofU64, unhex(t, w["range"])))}, bob)
+		zc.verify(t, zkproof.CiphertextCommitmentEquality, unhex(t, w["equality"])),
+		zc.verify(t, zkproof.BatchedRangeProofU64, unhex(t, w["range"])))}, bob)
 	zero := p.call(map[string]any{"op": "zeroCiphertext", "kp": kpB["id"], "ciphertext": hex.EncodeToString(empty)})
-	zctx := verifyInto(t, h, zkproof.ZeroCiphertext, unhex(t, zero["data"]))
+	zctx := zc.verify(t, zkproof.ZeroCiphertext, unhex(t, zero["data"]))
 	wantCode(t, h.exec([]core.Instruction{token.EmptyConfidentialAccount(a, A, nil, 0, zctx)}, alice),
 		custom(0, token.ConfidentialTransferElGamalPubkeyMismatch), "Encryption public-key mismatch")
 	h.ok([]core.Instruction{token.EmptyConfidentialAccount(b, B, nil, 0, zctx)}, bob)
@@ -320,7 +330,7 @@ func TestConfidentialTransferFlow(t *testing.T) {
 	h.ok([]core.Instruction{token.Transfer(t22, b, a, B, nil, 70_000)}, bob)
 	h.ok([]core.Instruction{token.CloseAccount(t22, b, B, B, nil)}, bob)
 
-	compareWithLiteSVM(t, steps, []core.Pubkey{payer.PublicKey(), A, B, M, a, b})
+	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{payer.PublicKey(), A, B, M, a, b})
 }
 
 // flowStep is one executed transaction of a flow and the accounts after it.
@@ -344,10 +354,10 @@ func normalizedLogs(logs []string) []string {
 
 // compareWithLiteSVM replays the flow's transactions in LiteSVM, which runs the real
 // Token-2022 11.0.0 build and the reference's ZK ElGamal proof program, from the same accounts
-// (the funded keys, and the context-state accounts verifyInto made), and requires the same
+// (the funded keys, and the context-state accounts the test made), and requires the same
 // outcome, logs and watched accounts (the context-state accounts too, once they exist) after
 // every step.
-func compareWithLiteSVM(t *testing.T, steps []flowStep, watch []core.Pubkey) {
+func compareWithLiteSVM(t *testing.T, steps []flowStep, contextAccounts, watch []core.Pubkey) {
 	t.Helper()
 	parity, err := filepath.Abs(filepath.Join("..", "..", "..", "conformance", "parity"))
 	if err != nil {
@@ -456,15 +466,9 @@ func compareWithLiteSVM(t *testing.T, steps []flowStep, watch []core.Pubkey) {
 // fee to the destination's pending balance and the fee to its withheld amount, readable by the
 // withdraw-withheld authority's key; Transfer lacks the fee proofs. LiteSVM agrees at every step.
 func TestConfidentialTransferWithFee(t *testing.T) {
+	t.Parallel()
 	p := newProver(t)
-	h := newHarness(t)
-	var steps []flowStep
-	h.onExec = func(tx *core.Transaction, res *runtime.Result) {
-		steps = append(steps, flowStep{tx: tx.Serialize(), res: res, accs: maps.Clone(h.accs)})
-	}
-	h.env.Programs.Add(zkproof.Module, computebudget.Module)
-	h.accs[zkproof.ProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("zk_elgamal_proof_program")}
-	h.accs[core.ComputeBudgetProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("compute_budget_program")}
+	h, zc, steps := confidentialHarness(t)
 	A, B, M := alice.PublicKey(), bob.PublicKey(), mintKP.PublicKey()
 	kpA, kpB := p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"})
 	kpAud, kpWithheld := p.call(map[string]any{"op": "keypair"}), p.call(map[string]any{"op": "keypair"})
@@ -485,7 +489,7 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 	}{{a, A, kpA, alice}, {b, B, kpB, bob}} {
 		proof := unhex(t, p.call(map[string]any{"op": "pubkeyValidity", "kp": c.kp["id"]})["data"])
 		h.ok([]core.Instruction{token.ConfigureConfidentialAccount(c.account, M, c.owner, nil, [36]byte{}, 65536, 0,
-			verifyInto(t, h, zkproof.PubkeyValidity, proof))}, c.signer)
+			zc.verify(t, zkproof.PubkeyValidity, proof))}, c.signer)
 	}
 	h.ok([]core.Instruction{token.MintTo(t22, M, a, A, nil, 100_000)}, alice)
 	h.ok([]core.Instruction{token.DepositConfidential(a, M, A, nil, 100_000, 2)}, alice)
@@ -505,11 +509,11 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 		t.Fatalf("fee %s", tp["fee"])
 	}
 	ctxs := []core.Pubkey{
-		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
-		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
-		verifyInto(t, h, zkproof.PercentageWithCap, unhex(t, tp["percentage"])),
-		verifyInto(t, h, zkproof.BatchedGroupedCiphertext2HandlesValidity, unhex(t, tp["feeValidity"])),
-		verifyInto(t, h, zkproof.BatchedRangeProofU256, unhex(t, tp["range"])),
+		zc.verify(t, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		zc.verify(t, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		zc.verify(t, zkproof.PercentageWithCap, unhex(t, tp["percentage"])),
+		zc.verify(t, zkproof.BatchedGroupedCiphertext2HandlesValidity, unhex(t, tp["feeValidity"])),
+		zc.verify(t, zkproof.BatchedRangeProofU256, unhex(t, tp["range"])),
 	}
 	audLo, audHi := [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2))
 	plain := token.TransferConfidential(a, M, b, A, nil, [36]byte{}, audLo, audHi, 0, 0, 0, ctxs[0], ctxs[1], ctxs[4])
@@ -534,7 +538,7 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 	// The withdraw-withheld authority (alice) takes bob's withheld fee into her account.
 	wd := p.call(map[string]any{"op": "ctEquality", "kp": kpWithheld["id"], "pubkey": kpA["pubkey"],
 		"ciphertext": hex.EncodeToString(withheld), "amount": "700"})
-	wdCtx := verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, wd["data"]))
+	wdCtx := zc.verify(t, zkproof.CiphertextCiphertextEquality, unhex(t, wd["data"]))
 	wantCode(t, h.exec([]core.Instruction{token.WithdrawWithheldConfidentialFromAccounts(M, a, B, nil, [36]byte{}, 0,
 		[]core.Pubkey{wdCtx}, b)}, bob), custom(0, token.OwnerMismatch), "")
 	h.ok([]core.Instruction{token.WithdrawWithheldConfidentialFromAccounts(M, a, A, nil, [36]byte{}, 0, []core.Pubkey{wdCtx}, b)}, alice)
@@ -554,11 +558,11 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 	tp = p.call(map[string]any{"op": "transferWithFee", "kp": kpA["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(newSource),
 		"remaining": "20700", "destination": kpB["pubkey"], "withheld": kpWithheld["pubkey"], "bps": "100", "maxFee": "1000000"})
 	ctxs = []core.Pubkey{
-		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
-		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
-		verifyInto(t, h, zkproof.PercentageWithCap, unhex(t, tp["percentage"])),
-		verifyInto(t, h, zkproof.BatchedGroupedCiphertext2HandlesValidity, unhex(t, tp["feeValidity"])),
-		verifyInto(t, h, zkproof.BatchedRangeProofU256, unhex(t, tp["range"])),
+		zc.verify(t, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		zc.verify(t, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		zc.verify(t, zkproof.PercentageWithCap, unhex(t, tp["percentage"])),
+		zc.verify(t, zkproof.BatchedGroupedCiphertext2HandlesValidity, unhex(t, tp["feeValidity"])),
+		zc.verify(t, zkproof.BatchedRangeProofU256, unhex(t, tp["range"])),
 	}
 	h.ok([]core.Instruction{token.TransferConfidentialWithFee(a, M, b, A, nil, [36]byte{}, [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2)),
 		[5]int8{}, ctxs...)}, alice)
@@ -576,11 +580,11 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 	wd = p.call(map[string]any{"op": "ctEquality", "kp": kpWithheld["id"], "pubkey": kpA["pubkey"],
 		"ciphertext": hex.EncodeToString(mintWithheld), "amount": "100"})
 	h.ok([]core.Instruction{token.WithdrawWithheldConfidentialFromMint(M, a, A, nil, [36]byte{}, 0,
-		verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, wd["data"])))}, alice)
+		zc.verify(t, zkproof.CiphertextCiphertextEquality, unhex(t, wd["data"])))}, alice)
 	if got := decrypt(kpA, confidentialOf(t, h, a).available); got != "20800" {
 		t.Fatalf("alice holds %s with the mint's fees", got)
 	}
-	compareWithLiteSVM(t, steps, []core.Pubkey{payer.PublicKey(), A, B, M, a, b})
+	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{payer.PublicKey(), A, B, M, a, b})
 }
 
 // plusLoHi is ct + (lo + hi * 2^16), lo and hi given as ElGamal ciphertexts.
@@ -609,14 +613,9 @@ func plusLoHi(t *testing.T, ct, lo, hi []byte) []byte {
 // the encrypted supply follows (the burn pending until applied), decrypting to what was minted
 // less what was burnt, and rotating the supply key re-encrypts it. LiteSVM agrees at every step.
 func TestConfidentialMintBurn(t *testing.T) {
+	t.Parallel()
 	p := newProver(t)
-	h := newHarness(t)
-	var steps []flowStep
-	h.onExec = func(tx *core.Transaction, res *runtime.Result) {
-		steps = append(steps, flowStep{tx: tx.Serialize(), res: res, accs: maps.Clone(h.accs)})
-	}
-	h.env.Programs.Add(zkproof.Module)
-	h.accs[zkproof.ProgramID] = runtime.Account{Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("zk_elgamal_proof_program")}
+	h, zc, steps := confidentialHarness(t)
 	A, M := alice.PublicKey(), mintKP.PublicKey()
 	call := func(req map[string]any) map[string]string { return p.call(req) }
 	kpA, kpS, kpS2, kpAud := call(map[string]any{"op": "keypair"}), call(map[string]any{"op": "keypair"}),
@@ -632,7 +631,7 @@ func TestConfidentialMintBurn(t *testing.T) {
 	h.createAccount22(aliceTA, A, []token.ExtensionType{token.ExtConfidentialTransferAccount})
 	proof := unhex(t, call(map[string]any{"op": "pubkeyValidity", "kp": kpA["id"]})["data"])
 	h.ok([]core.Instruction{token.ConfigureConfidentialAccount(a, M, A, nil, [36]byte{}, 65536, 0,
-		verifyInto(t, h, zkproof.PubkeyValidity, proof))}, alice)
+		zc.verify(t, zkproof.PubkeyValidity, proof))}, alice)
 	supplyOf := func() []byte { return extensionOf(t, h.accs[M].Data, token.ExtConfidentialMintBurn) }
 	// Deposits are refused on a mint-burn mint.
 	runtimetest.WantErr(t, h.exec([]core.Instruction{token.DepositConfidential(a, M, A, nil, 0, 2)}, alice),
@@ -645,9 +644,9 @@ func TestConfidentialMintBurn(t *testing.T) {
 	newSupply := plusLoHi(t, supplyOf()[:64], handle(lo, 1), handle(hi, 1))
 	tp := call(map[string]any{"op": "transfer", "kp": kpS["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(newSupply), "remaining": "5000"})
 	ctxs := []core.Pubkey{
-		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
-		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
-		verifyInto(t, h, zkproof.BatchedRangeProofU128, unhex(t, tp["range"])),
+		zc.verify(t, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		zc.verify(t, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		zc.verify(t, zkproof.BatchedRangeProofU128, unhex(t, tp["range"])),
 	}
 	audLo, audHi := [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2))
 	wantCode(t, h.exec([]core.Instruction{token.ConfidentialMintTo(a, M, bob.PublicKey(), nil, [36]byte{9}, audLo, audHi, [3]int8{}, ctxs...)}, bob),
@@ -669,9 +668,9 @@ func TestConfidentialMintBurn(t *testing.T) {
 	remaining := minusLoHi(t, available, handle(lo, 0), handle(hi, 0))
 	tp = call(map[string]any{"op": "transfer", "kp": kpA["id"], "transfer": tc["id"], "newSource": hex.EncodeToString(remaining), "remaining": "3000"})
 	ctxs = []core.Pubkey{
-		verifyInto(t, h, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
-		verifyInto(t, h, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
-		verifyInto(t, h, zkproof.BatchedRangeProofU128, unhex(t, tp["range"])),
+		zc.verify(t, zkproof.CiphertextCommitmentEquality, unhex(t, tp["equality"])),
+		zc.verify(t, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
+		zc.verify(t, zkproof.BatchedRangeProofU128, unhex(t, tp["range"])),
 	}
 	h.ok([]core.Instruction{token.ConfidentialBurnFrom(a, M, A, nil, [36]byte{}, [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2)), [3]int8{}, ctxs...)}, alice)
 	if got := decrypt(kpS, supplyOf()[132:196]); got != "2000" {
@@ -680,7 +679,7 @@ func TestConfidentialMintBurn(t *testing.T) {
 	// The supply key cannot rotate while a burn is pending.
 	rot := call(map[string]any{"op": "ctEquality", "kp": kpS["id"], "pubkey": kpS2["pubkey"],
 		"ciphertext": hex.EncodeToString(supplyOf()[:64]), "amount": "5000"})
-	rotCtx := verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, rot["data"]))
+	rotCtx := zc.verify(t, zkproof.CiphertextCiphertextEquality, unhex(t, rot["data"]))
 	wantCode(t, h.exec([]core.Instruction{token.RotateSupplyElGamalPubkey(M, A, nil, [32]byte(unhex(t, kpS2["pubkey"])), 0, rotCtx)}, alice),
 		custom(0, token.PendingBalanceNonZero), "")
 	h.ok([]core.Instruction{token.ApplyPendingBurn(M, A, nil)}, alice)
@@ -692,9 +691,9 @@ func TestConfidentialMintBurn(t *testing.T) {
 	rot = call(map[string]any{"op": "ctEquality", "kp": kpS["id"], "pubkey": kpS2["pubkey"],
 		"ciphertext": hex.EncodeToString(supplyOf()[:64]), "amount": "3000"})
 	h.ok([]core.Instruction{token.RotateSupplyElGamalPubkey(M, A, nil, [32]byte(unhex(t, kpS2["pubkey"])), 0,
-		verifyInto(t, h, zkproof.CiphertextCiphertextEquality, unhex(t, rot["data"])))}, alice)
+		zc.verify(t, zkproof.CiphertextCiphertextEquality, unhex(t, rot["data"])))}, alice)
 	if got, key := decrypt(kpS2, supplyOf()[:64]), hex.EncodeToString(supplyOf()[100:132]); got != "3000" || key != kpS2["pubkey"] {
 		t.Fatalf("rotated supply %s under %s", got, key)
 	}
-	compareWithLiteSVM(t, steps, []core.Pubkey{payer.PublicKey(), A, M, a})
+	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{payer.PublicKey(), A, M, a})
 }
