@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"ledgerd/impl/health"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/node"
+	"ledgerd/impl/snapshot"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -321,5 +323,47 @@ func TestFollowerStopsAtCheatWrites(t *testing.T) {
 	}
 	if reply := call(t, f.HTTPURL, "getSlot"); !bytes.Contains(reply, []byte("stopped following")) {
 		t.Errorf("a read on a stopped follower: %s", reply)
+	}
+}
+
+// A follower started from a snapshot of the leader's ledger (--snapshot) resumes the chain at the snapshot's slot
+// and catches up from there.
+func TestFollowerStartsFromSnapshot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	leader, err := node.Start(node.Config{LedgerDir: dir, RPCPort: -1, WSPort: -1, Logger: quiet, FinalityDepth: 2,
+		BlockProduction: ledger.ProduceOnRequest, Snapshots: snapshot.Config{FullInterval: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { leader.Close(context.Background()) })
+	alice := newKey(t)
+	var sig string
+	result(t, call(t, leader.HTTPURL, "requestAirdrop", alice.PublicKey().String(), ledger.LamportsPerSOL), &sig)
+	advance(t, leader, 8)
+	snaps := filepath.Join(dir, snapshot.DirName)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if infos, _ := snapshot.List(snaps); len(infos) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the leader took no snapshot")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	transfer(t, leader.HTTPURL, alice, newKey(t).PublicKey(), 5_000_000)
+	advance(t, leader, 3)
+
+	f, err := node.Start(node.Config{LedgerDir: t.TempDir() + "/follower", RPCPort: -1, WSPort: -1, Logger: quiet,
+		NoSnapshots: true, FromSnapshot: snaps, Follow: &node.FollowOptions{URL: leader.HTTPURL, PollInterval: 5 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close(context.Background()) })
+	caughtUp(t, leader, f)
+	want := call(t, leader.HTTPURL, "getAccountInfo", alice.PublicKey().String(), map[string]any{"commitment": "confirmed"})
+	if got := call(t, f.HTTPURL, "getAccountInfo", alice.PublicKey().String(), map[string]any{"commitment": "confirmed"}); !bytes.Equal(got, want) {
+		t.Errorf("follower %s, leader %s", got, want)
 	}
 }
