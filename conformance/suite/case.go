@@ -48,6 +48,9 @@ type Case struct {
 
 	Setup  func(ctx context.Context, c *Call) error // runs before the params are filled in
 	Notify *Notify                                  // subscriptions: the notifications that must follow
+	// Last runs the case after every other case has finished, one at a time: a call that changes the whole
+	// chain (surfnet_resetNetwork) and would take the other cases' fixtures with it.
+	Last bool
 }
 
 // Notify says which notifications a subscription must produce after the subscribe call succeeded.
@@ -101,6 +104,7 @@ func (c Case) orError(codes ...int) Case {
 }
 func (c Case) with(setup func(ctx context.Context, c *Call) error) Case { c.Setup = setup; return c }
 func (c Case) notifies(n Notify) Case                                   { c.Notify = &n; return c }
+func (c Case) last() Case                                               { c.Last = true; return c }
 
 // Title is how the report names the case.
 func (c *Case) Title() string {

@@ -2,6 +2,9 @@ package suite
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -110,4 +113,41 @@ var cheatCases = group(
 	// An empty update overrides nothing, so getSupply's own cases see the chain's figures.
 	ok("surfnet_setSupply", `[{}]`, at("value", `null`)).orError(-32601),
 	badKeys("surfnet_setSupply", `[{"non_circulating_accounts":["%s"]}]`),
+
+	// The whole-chain methods. surfnet_resetNetwork takes every other case's fixtures with it, so it runs last;
+	// a profile runs the transfer without sending it; a dump is written under the temporary directory (the suite
+	// may talk to a node on another machine, so it cannot remove its own; see dumpDirVars).
+	ok("surfnet_resetNetwork", ``, at("value", `null`)).orError(-32601).last(),
+	noParams("surfnet_resetNetwork").orError(-32601),
+	ok("surfnet_exportSnapshot", ``, atLeast("context.slot", "0")).orError(-32601).named("without params"),
+	ok("surfnet_exportSnapshot", `[{"includeParsedAccounts":true,"filter":{"includeProgramAccounts":true,"excludeAccounts":["`+cheatOwner+`"]},"scope":"network"}]`,
+		atLeast("context.slot", "0")).orError(-32601),
+	bad("surfnet_exportSnapshot", `[{"scope":{"preTransaction":"{{txSig}}"}}]`, -32602, "").orError(-32601).named("the preTransaction scope"),
+	badKeys("surfnet_exportSnapshot", `[{"filter":{"excludeAccounts":["%s"]}}]`),
+	ok("surfnet_profileTransaction", `["{{tx64}}","conformance",{"encoding":"base64","depth":"instruction"}]`,
+		atLeast("value.transactionProfile.computeUnitsConsumed", "1")).orError(-32601),
+	bad("surfnet_profileTransaction", `["{{badSigTx64}}",null]`, -32602, "Transaction signature verification failure").orError(-32601).named("a bad signature"),
+	badParams("surfnet_profileTransaction", `["{{tx64}}",null,{"depth":"everything"}]`).orError(-32601).named("an unknown depth"),
+	ok("surfnet_getProfileResultsByTag", `["a tag never used"]`, at("value", `null`)).orError(-32601),
+	badParams("surfnet_getProfileResultsByTag", `[]`).orError(-32601).named("no tag"),
+	ok("surfnet_getTransactionProfile", `["00000000-0000-4000-8000-000000000000",{"encoding":"jsonParsed"}]`, at("value", `null`)).orError(-32601),
+	badParams("surfnet_getTransactionProfile", `["00000000-0000-4000-8000-000000000000",{"encoding":"bogus"}]`).orError(-32601).named("an unknown encoding"),
+	ok("ledgerd_dumpState", `["{{dumpDir}}"]`, at("path", `"{{dumpDir}}"`)).with(dumpDirVars).orError(-32601),
+	bad("ledgerd_dumpState", `[""]`, -32602, "").orError(-32601).named("no path"),
+	badParams("ledgerd_dumpState", `[1]`).orError(-32601),
 )
+
+// dumpDirVars sets {{dumpDir}} to a path that does not exist yet under one directory of the temporary
+// directory, where it first removes the dumps of runs older than an hour (a node on this machine wrote them).
+func dumpDirVars(ctx context.Context, c *Call) error {
+	parent := filepath.Join(os.TempDir(), "ledgerd-conformance-dumps")
+	if entries, err := os.ReadDir(parent); err == nil {
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				_ = os.RemoveAll(filepath.Join(parent, e.Name()))
+			}
+		}
+	}
+	c.Vars["dumpDir"] = filepath.Join(parent, fmt.Sprintf("dump-%d", time.Now().UnixNano()))
+	return os.MkdirAll(parent, 0o755)
+}

@@ -179,7 +179,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].c.Notify != nil && jobs[b].c.Notify == nil })
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, cfg.Parallel)
+	var last []job
 	for _, j := range jobs {
+		if j.c.Last {
+			last = append(last, j)
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -206,6 +211,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	wg.Wait()
+	for _, j := range last {
+		res := r.runCase(ctx, j.c)
+		j.mr.Results[j.i] = res
+		if res.Outcome != Pass {
+			r.logf("%-36s %-8s %-30s %s: %s", j.c.Method, j.c.Kind, short(res.Name, 30), res.Outcome, short(res.Reason, 300))
+		}
+	}
 	if proto != nil {
 		rep.Methods = append(rep.Methods, &MethodReport{Method: protocolRow, Transport: "http", Results: proto})
 	}

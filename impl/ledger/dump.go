@@ -19,7 +19,7 @@ import (
 var dumpFiles = []string{GenesisFile, IdentityFile, FaucetFile, VoteFile, StakeFile}
 
 // DumpState ends the working slot, so the dump holds everything processed, and writes the chain into dir, which
-// must not exist yet. It returns the absolute path written and the newest slot it holds.
+// must not exist yet (its parents are created). It returns the absolute path written and the newest slot it holds.
 func (l *Ledger) DumpState(ctx context.Context, dir string) (path string, slot uint64, err error) {
 	if l.cfg.StoreInMemory {
 		return "", 0, fmt.Errorf("%w: this ledger is held in memory, with no directory to dump", ErrInvalidCheat)
@@ -33,8 +33,8 @@ func (l *Ledger) DumpState(ctx context.Context, dir string) (path string, slot u
 	if _, err := os.Lstat(path); err == nil {
 		return "", 0, fmt.Errorf("%w: %s exists already", ErrInvalidCheat, path)
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return "", 0, fmt.Errorf("%w: the directory %s does not exist", ErrInvalidCheat, filepath.Dir(path))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", 0, fmt.Errorf("%w: %v", ErrInvalidCheat, err)
 	}
 	cerr := l.onProducer(ctx, func() {
 		if err = l.produceSlot(); err != nil {

@@ -3965,12 +3965,12 @@ export class Client extends ClientBase {
   /**
    * Writes the whole chain to a directory a node can start from (anvil's anvil_dumpState).
    *
-   * Freezes the working slot, then writes into path (a directory that must not exist yet, on the node's machine) a
-   * checkpoint of the ledger's database, with the genesis and keypair files beside it: accounts with their
-   * versions, blocks, transactions, signature lists, the slot, block height and clock. ledgerd --ledger L
-   * --snapshot PATH starts a node from it that answers as this one did at the dump and goes on producing after its
-   * slot. The checkpoint hard-links the database's table files where the file system allows, so a dump costs
-   * little time and space.
+   * Freezes the working slot, then writes into path (a directory that must not exist yet, on the node's machine;
+   * its parents are created) a checkpoint of the ledger's database, with the genesis and keypair files beside it:
+   * accounts with their versions, blocks, transactions, signature lists, the slot, block height and clock. ledgerd
+   * --ledger L --snapshot PATH starts a node from it that answers as this one did at the dump and goes on
+   * producing after its slot. The checkpoint hard-links the database's table files where the file system allows,
+   * so a dump costs little time and space.
    */
   ledgerd_dumpState(...params: LedgerdDumpStateParams): Promise<LedgerdDumpStateResult> {
     return this.call("ledgerd_dumpState", ...params);
