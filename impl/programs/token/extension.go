@@ -95,18 +95,16 @@ var extensionInfo = [numExtensionTypes]struct {
 }
 
 // SupportedExtensions are the extensions ledgerd's Token-2022 initializes and enforces, in
-// type order: every extension but the confidential ones. Of those, the mints' configurations
-// (ConfidentialTransferMint, ConfidentialTransferFeeConfig, ConfidentialMintBurn) can be
-// initialized and updated, and ConfidentialTransferAccount (with ConfidentialTransferFeeAmount
-// on a fee mint) is created by ConfigureAccount and used by Deposit, ApplyPendingBalance,
-// Withdraw, Transfer and EmptyAccount; the fee, mint-burn and TransferWithFee instructions that
-// need proofs still fail as the program fails on an instruction it does not know.
+// type order: every extension. The confidential ones run with the ZK ElGamal proof program's
+// contexts (t22_confidential.go, t22_confidential_more.go); of their instructions only
+// ConfigureAccountWithRegistry, which reads an ElGamal registry program's account, is refused.
 var SupportedExtensions = []ExtensionType{
-	ExtTransferFeeConfig, ExtTransferFeeAmount, ExtMintCloseAuthority, ExtDefaultAccountState,
-	ExtImmutableOwner, ExtMemoTransfer, ExtNonTransferable, ExtInterestBearingConfig, ExtCpiGuard,
-	ExtPermanentDelegate, ExtNonTransferableAccount, ExtTransferHook, ExtTransferHookAccount,
-	ExtMetadataPointer, ExtTokenMetadata, ExtGroupPointer, ExtTokenGroup, ExtGroupMemberPointer,
-	ExtTokenGroupMember, ExtScaledUiAmount, ExtPausable, ExtPausableAccount, ExtPermissionedBurn,
+	ExtTransferFeeConfig, ExtTransferFeeAmount, ExtMintCloseAuthority, ExtConfidentialTransferMint,
+	ExtConfidentialTransferAccount, ExtDefaultAccountState, ExtImmutableOwner, ExtMemoTransfer, ExtNonTransferable,
+	ExtInterestBearingConfig, ExtCpiGuard, ExtPermanentDelegate, ExtNonTransferableAccount, ExtTransferHook,
+	ExtTransferHookAccount, ExtConfidentialTransferFeeConfig, ExtConfidentialTransferFeeAmount, ExtMetadataPointer,
+	ExtTokenMetadata, ExtGroupPointer, ExtTokenGroup, ExtGroupMemberPointer, ExtTokenGroupMember,
+	ExtConfidentialMintBurn, ExtScaledUiAmount, ExtPausable, ExtPausableAccount, ExtPermissionedBurn,
 }
 
 // Valid reports whether t is a known extension type.
