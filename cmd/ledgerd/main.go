@@ -84,6 +84,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.String("upgradeable-program", "", "ADDRESS_OR_KEYPAIR FILE.so UPGRADE_AUTHORITY|none: start a new ledger with the upgradeable program FILE at ADDRESS; repeatable")
 	var tv testValidatorFlags
 	tv.register(fs)
+	var hist historyFlags
+	hist.register(fs)
 	args, err := normalizeArgs(fs, args)
 	if err != nil {
 		return err
@@ -110,6 +112,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	given := givenFlags(fs)
+	if err := hist.apply(&cfg, given); err != nil {
+		return err
+	}
 	for _, p := range programFlags { // taken from the arguments before parsing
 		given[strings.TrimLeft(p.name, "-")] = true
 	}

@@ -73,17 +73,12 @@ var ignoredFlags = []ignoredFlag{
 	{name: "rpc-faucet-address", why: "airdrops are served by requestAirdrop from the node's own faucet keypair"},
 	{name: "dynamic-port-range", why: "ledgerd takes its UDP service ports from the system's free ports"},
 	{name: "gossip-host", why: "ledgerd runs no gossip; --bind-address sets the address it serves and advertises"},
-	{name: "limit-ledger-size", why: "ledgerd keeps every block (its history is not pruned to a shred count)"},
 	{name: "deactivate-feature", why: "ledgerd runs one fixed feature set (getVersion's feature-set)"},
 	{name: "clone-feature-set", isBool: true, why: "ledgerd runs one fixed feature set (getVersion's feature-set)"},
 	{name: "geyser-plugin-config", why: "ledgerd loads no Geyser plugins; account and slot updates are on its WebSocket subscriptions"},
 	{name: "compute-unit-limit", why: "transactions get the protocol's compute budget (1,400,000 units at most)"},
 	{name: "log-messages-bytes-limit", why: "program logs are truncated at the protocol's 10,000 bytes"},
 	{name: "transaction-account-lock-limit", why: "transactions may lock the protocol's 64 accounts"},
-	{name: "enable-rpc-bigtable-ledger-storage", isBool: true, why: "ledgerd serves its whole history from its own store"},
-	{name: "enable-bigtable-ledger-upload", isBool: true, why: "ledgerd uploads nothing"},
-	{name: "rpc-bigtable-instance", why: "ledgerd uses no BigTable"},
-	{name: "rpc-bigtable-app-profile-id", why: "ledgerd uses no BigTable"},
 }
 
 // genesisOnlyFlags configure a new chain; on an existing ledger the test validator says it ignores them.

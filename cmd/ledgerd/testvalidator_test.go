@@ -32,6 +32,8 @@ func TestNormalizeArgs(t *testing.T) {
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	var tv testValidatorFlags
 	tv.register(fs)
+	var hist historyFlags
+	hist.register(fs)
 	fs.String("ledger", "", "")
 	fs.Bool("reset", false, "")
 	fs.Int("rpc-port", 0, "")
@@ -313,7 +315,7 @@ func TestAnchorTestCommandLine(t *testing.T) {
 	}
 	stderr := n.stderr.String()
 	for _, f := range []string{"dynamic-port-range", "faucet-port", "geyser-plugin-config", "gossip-host",
-		"limit-ledger-size", "ticks-per-slot", "deactivate-feature"} {
+		"ticks-per-slot", "deactivate-feature"} {
 		if c := strings.Count(stderr, "ledgerd: note: --"+f+" "); c != 1 {
 			t.Errorf("--%s noted %d times; stderr:\n%s", f, c, stderr)
 		}
@@ -556,6 +558,8 @@ func FuzzNormalizeArgs(f *testing.F) {
 	fs := flag.NewFlagSet("f", flag.ContinueOnError)
 	var tv testValidatorFlags
 	tv.register(fs)
+	var hist historyFlags
+	hist.register(fs)
 	fs.String("ledger", "", "")
 	fs.Bool("reset", false, "")
 	f.Fuzz(func(t *testing.T, line string) {

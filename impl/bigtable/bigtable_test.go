@@ -84,7 +84,10 @@ func (p *proxy) setDown(down bool) {
 }
 
 // emulator starts bttest behind a proxy and connects to it with the four tables created.
-func emulator(t *testing.T) (*Client, *proxy) {
+func emulator(t *testing.T) (*Client, *proxy) { return emulatorTimeout(t, 2*time.Second) }
+
+// emulatorTimeout is emulator with the client's timeout for each call.
+func emulatorTimeout(t *testing.T, timeout time.Duration) (*Client, *proxy) {
 	t.Helper()
 	srv, err := bttest.NewServer("127.0.0.1:0")
 	if err != nil {
@@ -92,7 +95,7 @@ func emulator(t *testing.T) (*Client, *proxy) {
 	}
 	t.Cleanup(srv.Close)
 	p := newProxy(t, srv.Addr)
-	c, err := Dial(context.Background(), Config{EmulatorHost: p.addr(), CreateTables: true, Timeout: 2 * time.Second})
+	c, err := Dial(context.Background(), Config{EmulatorHost: p.addr(), CreateTables: true, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}

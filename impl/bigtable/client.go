@@ -31,6 +31,8 @@ type Config struct {
 	// as the Go client does. Without an emulator the client authenticates with Application Default Credentials
 	// (GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, or the metadata server).
 	EmulatorHost string
+	// AppProfile is the app profile requests name; empty is the instance's default.
+	AppProfile string
 	// Timeout bounds each read and each batch of writes; 0 is 10 s.
 	Timeout time.Duration
 	// CreateTables creates the four tables and their column family when missing (an emulator starts empty).
@@ -67,7 +69,7 @@ func Dial(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	var opts []option.ClientOption
 	var conn *grpc.ClientConn
-	clientCfg := bt.ClientConfig{}
+	clientCfg := bt.ClientConfig{AppProfile: cfg.AppProfile}
 	if cfg.EmulatorHost != "" {
 		if cfg.Project == "" {
 			cfg.Project = "emulator"

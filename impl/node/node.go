@@ -100,6 +100,9 @@ type Config struct {
 	// ValidatorLog also writes the log, from the ledger's opening on, to <LedgerDir>/validator.log, as the test
 	// validator does (harnesses read its start-up lines there).
 	ValidatorLog bool
+
+	// History keeps rooted history in Bigtable and bounds the local ledger (bigtable.go).
+	History HistoryOptions
 }
 
 // Defaults fills the zero fields with the reference node's defaults.
@@ -135,6 +138,7 @@ type Node struct {
 	wsSrv    *jsonrpc.Server
 	wsHandle *jsonrpc.WSHandler
 	done     chan error
+	history  *history
 }
 
 // Start opens the ledger and starts serving.
@@ -147,6 +151,16 @@ func Start(cfg Config) (*Node, error) {
 	if cfg.follower, err = prepareFollow(&cfg); err != nil {
 		return nil, err
 	}
+	hist, err := openHistory(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	histStarted := false
+	defer func() {
+		if !histStarted {
+			hist.close()
+		}
+	}()
 	modules := cfg.Programs
 	if modules == nil {
 		modules = programs.All()
@@ -201,6 +215,7 @@ func Start(cfg Config) (*Node, error) {
 		if f := cfg.follower; f != nil {
 			m.RegisterFollower(func() (uint64, bool, bool) { lag, ok := f.Lag(); return lag, ok, f.Fatal() != nil })
 		}
+		hist.register(m)
 		extra = map[string]http.Handler{"/metrics": m.Handler()}
 		observer = m
 	}
@@ -244,6 +259,11 @@ func Start(cfg Config) (*Node, error) {
 	n.wsSrv = jsonrpc.NewServer(wsLn.Addr().String(), n.wsHandle)
 	// WebSocket connections live long; the HTTP read/write timeouts must not cut them.
 	n.wsSrv.ReadTimeout, n.wsSrv.WriteTimeout = 0, 0
+	if err := hist.start(l, &cfg); err != nil {
+		n.Close(context.Background())
+		return nil, err
+	}
+	n.history, histStarted = hist, true
 	go func() { n.done <- serve(n.httpSrv.Server, httpLn) }()
 	go func() { n.done <- serve(n.wsSrv.Server, wsLn) }()
 	announce(cfg.Logger, g.IdentityPubkey(), g.HashString(), parts.info)
@@ -302,6 +322,7 @@ func (n *Node) Close(ctx context.Context) error {
 	if n.Follower != nil {
 		n.Follower.Close() // before the ledger: a replay runs on its producer
 	}
+	n.history.close() // before the ledger: the uploader and the pruning read it
 	n.cluster.close() // before the ledger: a snapshot being written reads its store
 	n.Ledger.Stop()   // no more events ...
 	n.PubSub.Close()  // ... so the hub drains, reading the store, before it closes

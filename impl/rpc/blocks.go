@@ -24,6 +24,9 @@ func (s *Server) findBlock(slot uint64, c *rpcapi.Commitment) (*ledger.BlockInfo
 	_, confirmed, root := s.ledger.Slots()
 	if slot <= root {
 		if first := s.ledger.FirstAvailableBlock(); slot < first {
+			if s.ledger.HasArchive() {
+				return s.archivedBlock(slot)
+			}
 			return nil, rpcapi.NewBlockCleanedUpError(slot, first)
 		}
 		info, found, err := s.ledger.Block(slot, ledger.Finalized)
@@ -80,7 +83,8 @@ func (s *Server) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (rpcapi
 			return nil, err
 		}
 	}
-	parentPruned := info.Slot > 0 && info.ParentSlot < s.ledger.FirstAvailableBlock()
+	// With an archive the parent is held there, and the block's own record names its hash.
+	parentPruned := !s.ledger.HasArchive() && info.Slot > 0 && info.ParentSlot < s.ledger.FirstAvailableBlock()
 	b, err := parse.EncodeBlock(info, txs, parentPruned, o)
 	if err != nil {
 		return nil, encodeTxVersionErr(err)
@@ -243,6 +247,13 @@ func (s *Server) GetBlockTime(ctx context.Context, p *rpcapi.GetBlockTimeParams)
 	_, _, root := s.ledger.Slots()
 	if slot <= root {
 		if first := s.ledger.FirstAvailableBlock(); slot < first {
+			if s.ledger.HasArchive() {
+				info, err := s.archivedBlock(slot)
+				if err != nil {
+					return nil, err
+				}
+				return &info.BlockTime, nil
+			}
 			return nil, rpcapi.NewBlockCleanedUpError(slot, first)
 		}
 		t, ok := s.ledger.BlockTime(slot)

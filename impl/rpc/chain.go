@@ -332,5 +332,5 @@ func (s *Server) MinimumLedgerSlot(ctx context.Context) (r rpcapi.MinimumLedgerS
 }
 
 func (s *Server) GetFirstAvailableBlock(ctx context.Context) (r rpcapi.GetFirstAvailableBlockResult, err error) {
-	return s.ledger.FirstAvailableBlock(), nil
+	return s.ledger.FirstAvailableBlockWithArchive(), nil
 }

@@ -396,6 +396,9 @@ func (s *Server) signaturesForAddress(address, before, until func() ([]byte, err
 }
 
 func addressSignatureMemo(rec *ledger.TxRecord) *string {
+	if rec.MemoKnown { // an archive's address entry carries its memo, not the transaction
+		return rec.Memo
+	}
 	var loaded *core.LoadedAddresses
 	if rec.Meta != nil {
 		loaded = rec.Meta.LoadedAddresses
