@@ -91,6 +91,23 @@ func FuzzPrograms(f *testing.F) {
 		token.ApproveConfidentialTransferAccount(a, m, o),
 		token.HarvestToMint(m, o, nil, true),
 		token.UpdateDecryptableSupply(m, o, nil, [36]byte{1}),
+		// The confidential instructions that read proofs (context-state accounts or the sysvar).
+		token.ConfigureConfidentialAccount(a, m, o, nil, [36]byte{}, 9, 0, b),
+		token.ConfigureConfidentialAccount(a, m, o, nil, [36]byte{}, 9, 1, core.SysvarInstructionsID),
+		token.DepositConfidential(a, m, o, nil, 7, 2),
+		token.ApplyPendingConfidentialBalance(a, o, nil, 1, [36]byte{}),
+		token.WithdrawConfidential(a, m, o, nil, 7, 2, [36]byte{}, 0, 0, b, m),
+		token.EmptyConfidentialAccount(a, o, nil, 0, b),
+		token.TransferConfidential(a, m, b, o, nil, [36]byte{}, [64]byte{}, [64]byte{}, 0, 0, 0, a, b, m),
+		token.TransferConfidentialWithFee(a, m, b, o, nil, [36]byte{}, [64]byte{}, [64]byte{}, [5]int8{0, 0, 0, 0, -1}, a, b, m, o,
+			core.SysvarInstructionsID),
+		token.WithdrawWithheldConfidentialFromMint(m, a, o, nil, [36]byte{}, 0, b),
+		token.WithdrawWithheldConfidentialFromAccounts(m, a, o, nil, [36]byte{}, 0, []core.Pubkey{b}, a, m),
+		token.HarvestWithheldConfidentialToMint(m, a, b, m),
+		token.RotateSupplyElGamalPubkey(m, o, nil, [32]byte{}, 0, b),
+		token.ConfidentialMintTo(a, m, o, nil, [36]byte{}, [64]byte{}, [64]byte{}, [3]int8{}, a, b, m),
+		token.ConfidentialBurnFrom(a, m, o, nil, [36]byte{}, [64]byte{}, [64]byte{}, [3]int8{}, a, b, m),
+		token.ApplyPendingBurn(m, o, nil),
 	}
 	for i, ix := range seeds {
 		f.Add(ix.Data, []byte{1, 0, 0, 0, 7, 7, 7, 7, byte(i)}, uint64(i*977+12345))
