@@ -159,6 +159,7 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	viaFollower := transfer(t, f1.HTTPURL, alice, bob.PublicKey(), 7_000_000)
 	var airdrop string
 	result(t, call(t, f2.HTTPURL, "requestAirdrop", bob.PublicKey().String(), ledger.LamportsPerSOL), &airdrop)
+	advance(t, leader, 4) // past the finality depth
 	var st struct {
 		Value []*struct{ Slot uint64 } `json:"value"`
 	}
@@ -166,7 +167,6 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	if st.Value[0] == nil || st.Value[1] == nil {
 		t.Fatalf("the leader does not hold what was sent through the followers: %+v", st.Value)
 	}
-	advance(t, leader, 4) // past the finality depth
 	caughtUp(t, leader, f1, f2)
 	result(t, call(t, f2.HTTPURL, "getSignatureStatuses", []string{viaFollower}), &st)
 	if st.Value[0] == nil {
