@@ -173,7 +173,7 @@ func (l *Ledger) revertTo(snap chainSnapshot) error {
 	if err := fresh.restore(s); err != nil {
 		return err
 	}
-	return l.adopt(fresh, changed)
+	return l.adopt(fresh, changed, nil)
 }
 
 // aside is an empty in-memory chain over l's store and settings, for restore or createGenesis to fill.
@@ -188,9 +188,10 @@ func (l *Ledger) aside() *Ledger {
 }
 
 // adopt puts the in-memory chain fresh (rebuilt from the store) in place of l's, then writes the accounts in
-// changed again with their state in it, in a slot of their own, so subscribers, which heard of the states
-// that are gone, hear of the restored ones at each commitment level.
-func (l *Ledger) adopt(fresh *Ledger, changed map[core.Pubkey]struct{}) error {
+// changed again with their state in it (restored gives it, for those it holds; the others are read), in a slot
+// of their own, so subscribers, which heard of the states that are gone, hear of the restored ones at each
+// commitment level.
+func (l *Ledger) adopt(fresh *Ledger, changed map[core.Pubkey]struct{}, restored map[core.Pubkey]runtime.Account) error {
 	l.mu.Lock()
 	l.working, l.banks, l.confirmed, l.root = fresh.working, fresh.banks, fresh.confirmed, fresh.root
 	l.firstSlot = fresh.firstSlot
@@ -207,9 +208,12 @@ func (l *Ledger) adopt(fresh *Ledger, changed map[core.Pubkey]struct{}) error {
 		if core.IsSysvarID(k) {
 			continue
 		}
-		a, found, err := w.Account(k)
-		if err != nil {
-			return err
+		a, found := restored[k]
+		if !found && restored == nil {
+			var err error
+			if a, found, err = w.Account(k); err != nil {
+				return err
+			}
 		}
 		if !found {
 			a = runtime.Account{}
@@ -243,31 +247,42 @@ func (l *Ledger) resetToGenesis() error {
 	if l.fault.isDamaged() || l.pending != nil {
 		return l.errNotProduced()
 	}
-	// The accounts the reset changes: those held now, and those of the genesis, unless they hold their genesis
-	// state now.
+	// The accounts the reset changes: those held now that the genesis lacks or holds otherwise, and those of the
+	// genesis held no more. The scan reads the confirmed slot, the working slot's writes override it.
+	genesis := map[core.Pubkey]runtime.Account{}
+	for _, a := range genesisAccounts(l.Genesis, &l.baseEnv.Rent, l.cfg.Programs.Modules()) {
+		genesis[a.Pubkey] = runtime.Account{Lamports: a.Lamports, Owner: a.Owner, Executable: a.Executable,
+			RentEpoch: a.RentEpoch, Data: a.Data}
+	}
+	overlay := map[core.Pubkey]runtime.Account{}
+	l.working.overlayAccounts(func(k core.Pubkey, a runtime.Account) { overlay[k] = a })
+	changed := map[core.Pubkey]struct{}{}
 	held := map[core.Pubkey]struct{}{}
-	l.working.overlayAccounts(func(k core.Pubkey, _ runtime.Account) { held[k] = struct{}{} })
-	err := l.st.ScanAccounts(l.confirmed, func(k store.Pubkey, _ uint64, _ store.Account) bool {
-		held[core.Pubkey(k)] = struct{}{}
+	note := func(k core.Pubkey, a runtime.Account) {
+		held[k] = struct{}{}
+		if g, ok := genesis[k]; !ok || !sameState(&a, &g) {
+			changed[k] = struct{}{}
+		}
+	}
+	err := l.st.ScanAccounts(l.confirmed, func(sk store.Pubkey, _ uint64, sa store.Account) bool {
+		if _, over := overlay[core.Pubkey(sk)]; !over {
+			note(core.Pubkey(sk), runtime.Account{Lamports: sa.Lamports, Owner: core.Pubkey(sa.Owner),
+				Executable: sa.Executable, RentEpoch: sa.RentEpoch, Data: sa.Data})
+		}
 		return true
 	})
 	if err != nil {
 		return l.fault.report(err)
 	}
-	genesis := map[core.Pubkey]GenesisAccount{}
-	for _, a := range genesisAccounts(l.Genesis, &l.baseEnv.Rent, l.cfg.Programs.Modules()) {
-		genesis[a.Pubkey] = a
-		held[a.Pubkey] = struct{}{}
-	}
-	changed := map[core.Pubkey]struct{}{}
-	for k := range held {
-		a, found, err := l.working.Account(k)
-		if err != nil {
-			return err
+	for k, a := range overlay {
+		if a.Lamports > 0 {
+			note(k, a)
+		} else {
+			changed[k] = struct{}{} // deleted in the working slot: held still at confirmed
 		}
-		g, inGenesis := genesis[k]
-		if found != inGenesis || (found && (a.Lamports != g.Lamports || a.Owner != g.Owner ||
-			a.Executable != g.Executable || a.RentEpoch != g.RentEpoch || !bytes.Equal(a.Data, g.Data))) {
+	}
+	for k := range genesis {
+		if _, ok := held[k]; !ok {
 			changed[k] = struct{}{}
 		}
 	}
@@ -290,7 +305,12 @@ func (l *Ledger) resetToGenesis() error {
 	if err := fresh.createGenesis(); err != nil {
 		return l.fault.report(err)
 	}
-	return l.adopt(fresh, changed)
+	return l.adopt(fresh, changed, genesis)
+}
+
+func sameState(a, b *runtime.Account) bool {
+	return a.Lamports == b.Lamports && a.Owner == b.Owner && a.Executable == b.Executable &&
+		a.RentEpoch == b.RentEpoch && bytes.Equal(a.Data, b.Data)
 }
 
 // rewind makes the slot record say rec now, before the store loses the slots after it (a recorder write already
