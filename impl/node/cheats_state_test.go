@@ -448,3 +448,28 @@ func TestProfileTransactionOverJSONRPC(t *testing.T) {
 		t.Fatalf("a transaction that is not base64: %+v", e)
 	}
 }
+
+// A subscription made after the snapshot, and after the change a revert undoes, hears of the restored state: the
+// revert's slot is below the slots the subscription's levels had reached when it was made.
+func TestRevertNotifiesLaterSubscriptions(t *testing.T) {
+	n := startCheatNode(t, Config{FinalityDepth: 2})
+	url := n.HTTPURL
+	k := mustKey(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"surfnet_setAccount","params":["`+k+`",{"lamports":1000000000}]}`)
+	id := mustCall(t, url, `{"jsonrpc":"2.0","id":2,"method":"ledgerd_snapshot"}`)
+	mustCall(t, url, `{"jsonrpc":"2.0","id":3,"method":"surfnet_setAccount","params":["`+k+`",{"lamports":2000000000}]}`)
+	_, c, _ := n.Ledger.Slots()
+	waitCommitted(t, n, c+3, ledger.Finalized)
+	ws, err := rpcclient.Dial(ctx, n.WSURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	subs := accountSubs(ctx, t, ws, k)
+	if r := mustCall(t, url, `{"jsonrpc":"2.0","id":4,"method":"ledgerd_revert","params":[`+string(id)+`]}`); string(r) != "true" {
+		t.Fatalf("ledgerd_revert result %s", r)
+	}
+	waitNotified(ctx, t, subs, 1_000_000_000)
+}
