@@ -34,7 +34,7 @@ type proxy struct {
 	conns  []net.Conn
 }
 
-func newProxy(t *testing.T, target string) *proxy {
+func newProxy(t testing.TB, target string) *proxy {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func (p *proxy) setDown(down bool) {
 func emulator(t *testing.T) (*Client, *proxy) { return emulatorTimeout(t, 2*time.Second) }
 
 // emulatorTimeout is emulator with the client's timeout for each call.
-func emulatorTimeout(t *testing.T, timeout time.Duration) (*Client, *proxy) {
+func emulatorTimeout(t testing.TB, timeout time.Duration) (*Client, *proxy) {
 	t.Helper()
 	srv, err := bttest.NewServer("127.0.0.1:0")
 	if err != nil {
