@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"ledgerd/generated/rpcapi"
+	"ledgerd/generated/rpcclient"
 	"ledgerd/impl/core"
 	"ledgerd/impl/follow"
 	"ledgerd/impl/health"
@@ -155,6 +157,21 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	advance(t, leader, 1)
 	f2 := startFollower(t, leader.HTTPURL)
 
+	// A subscription on a follower hears of the leader's transactions as the follower replays them.
+	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := rpcclient.Dial(wctx, f2.WSURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	confirmedLevel := rpcapi.Commitment(rpcapi.CommitmentConfirmed)
+	sub, err := ws.AccountSubscribe(wctx, &rpcapi.AccountSubscribeParams{Pubkey: bob.PublicKey().String(),
+		Config: &rpcapi.AccountInfoConfig{Commitment: &confirmedLevel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	// Through a follower: a transfer and an airdrop land on the leader.
 	viaFollower := transfer(t, f1.HTTPURL, alice, bob.PublicKey(), 7_000_000)
 	var airdrop string
@@ -171,6 +188,14 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	result(t, call(t, f2.HTTPURL, "getSignatureStatuses", []string{viaFollower}), &st)
 	if st.Value[0] == nil {
 		t.Fatal("the transfer sent through follower 1 is not seen on follower 2")
+	}
+	for heard := uint64(0); heard < 10_000_003; { // the three transfers from the leader and the one via follower 1
+		select {
+		case n := <-sub.C:
+			heard = n.Value.Lamports
+		case <-wctx.Done():
+			t.Fatalf("follower 2 notified bob's balance %d, not the transfer sent through follower 1", heard)
+		}
 	}
 
 	_, confirmed, finalized := leader.Ledger.Slots()
