@@ -473,3 +473,31 @@ func TestRevertNotifiesLaterSubscriptions(t *testing.T) {
 	}
 	waitNotified(ctx, t, subs, 1_000_000_000)
 }
+
+// The whole-chain methods answer -32601 naming --enable-cheats on a node bound beyond loopback, and change
+// nothing: no reset, no dump written, no profile kept.
+func TestStateCheatsGated(t *testing.T) {
+	n := startCheatNode(t, Config{BindAddress: "0.0.0.0"})
+	url := strings.Replace(n.HTTPURL, "0.0.0.0", "127.0.0.1", 1)
+	k := mustKey(t)
+	airdrop(t, url, k, 1_000_000_000)
+	dir := filepath.Join(t.TempDir(), "dump")
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"surfnet_resetNetwork","params":[]}`,
+		`{"jsonrpc":"2.0","id":2,"method":"surfnet_exportSnapshot","params":[]}`,
+		`{"jsonrpc":"2.0","id":3,"method":"surfnet_profileTransaction","params":["AQAAAA=="]}`,
+		`{"jsonrpc":"2.0","id":4,"method":"surfnet_getProfileResultsByTag","params":["t"]}`,
+		`{"jsonrpc":"2.0","id":5,"method":"surfnet_getTransactionProfile","params":["00000000-0000-4000-8000-000000000000"]}`,
+		`{"jsonrpc":"2.0","id":6,"method":"ledgerd_dumpState","params":["` + dir + `"]}`,
+	} {
+		if _, e := rawCall(t, url, body); e == nil || e.Code != -32601 || !strings.Contains(e.Message, "--enable-cheats") {
+			t.Errorf("%s: want -32601 naming --enable-cheats, got %+v", body, e)
+		}
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a refused dump wrote %s (%v)", dir, err)
+	}
+	if l, _, ok := accountAt(t, url, k, "processed"); !ok || l != 1_000_000_000 {
+		t.Errorf("after a refused reset the airdropped account holds %d (%v)", l, ok)
+	}
+}
