@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -499,4 +500,54 @@ func (f *fork) pendingAccounts(fn func(core.Pubkey, runtime.Account)) {
 	for i, k := range ks {
 		fn(k, as[i])
 	}
+}
+
+// ForkFresh asks the forked cluster anew, whatever the fork remembers, for keys' accounts and what they need (an
+// upgradeable program's program data, a token account's mint), and takes keys off the offline list: what
+// surfnet_resetAccount writes on a fork, where an account's original state is the cluster's (surfpool drops it to
+// fetch it again). The map holds the accounts the cluster has; it is nil without a fork.
+func (l *Ledger) ForkFresh(keys []core.Pubkey) (map[core.Pubkey]runtime.Account, error) {
+	f := l.fork
+	if f == nil || len(keys) == 0 {
+		return nil, nil
+	}
+	f.mu.Lock()
+	for _, k := range keys {
+		delete(f.offline, k)
+		delete(f.offlineOwners, k)
+	}
+	f.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
+	defer cancel()
+	out := map[core.Pubkey]runtime.Account{}
+	want := keys
+	for round := 0; round < 2 && len(want) > 0; round++ {
+		var deps []core.Pubkey
+		for start := 0; start < len(want); start += MaxForkBatch {
+			chunk := want[start:min(start+MaxForkBatch, len(want))]
+			f.requests.Add(1)
+			accts, err := f.src.Accounts(ctx, chunk)
+			if err == nil && len(accts) != len(chunk) {
+				err = fmt.Errorf("%d accounts answered for %d asked", len(accts), len(chunk))
+			}
+			if err != nil {
+				return nil, &ForkError{Source: f.src.String(), Err: err}
+			}
+			f.fetched.Add(uint64(len(chunk)))
+			f.mu.Lock()
+			for i, k := range chunk {
+				if a := deployable(accts[i]); a != nil && !f.offlineOwners[a.Owner] {
+					out[k] = *a
+					for _, d := range forkDependencies(a) {
+						if _, ok := out[d]; !ok && !slices.Contains(keys, d) {
+							deps = append(deps, d)
+						}
+					}
+				}
+			}
+			f.mu.Unlock()
+		}
+		want = deps
+	}
+	return out, nil
 }

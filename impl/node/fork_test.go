@@ -145,6 +145,18 @@ func TestForkFromAnotherNode(t *testing.T) {
 		t.Fatalf("an offline account was fetched (%d requests, %d before)", requests(), before)
 	}
 
+	// surfnet_resetAccount makes an account the cluster's again, as it is now, and an offline one online.
+	rpcCallRaw(t, furl, "surfnet_setAccount", `["`+owned+`",{"lamports":5}]`)
+	rpcCallRaw(t, curl, "surfnet_setAccount", `["`+owned+`",{"lamports":4242}]`)
+	rpcCallRaw(t, curl, "surfnet_setAccount", `["`+offline+`",{"lamports":4343}]`)
+	rpcCallRaw(t, curl, "ledgerd_advanceSlots", `[1]`)
+	for k, want := range map[string]uint64{owned: 4242, offline: 4343} {
+		rpcCallRaw(t, furl, "surfnet_resetAccount", `["`+k+`"]`)
+		if l, _, ok := accountAt(t, furl, k, "processed"); !ok || l != want {
+			t.Fatalf("reset %s: %d %v, the cluster has %d", k, l, ok, want)
+		}
+	}
+
 	// The cluster is gone: what the fork holds still reads; a read or a transaction needing anything else is a
 	// -32603 naming the cluster, after two quick attempts.
 	stopCluster()

@@ -306,15 +306,20 @@ func (s *Server) SurfnetResetAccount(ctx context.Context, p *rpcapi.SurfnetReset
 			}
 			keys = append(keys, more...)
 		}
+		// On a fork the original state is the cluster's: asked anew, with a program's data and a token's mint.
+		fresh, err := s.ledger.ForkFresh(keys)
+		if err != nil {
+			return nil, err
+		}
 		var writes []runtime.AccountWrite
 		for _, k := range keys {
 			if _, found, err := read(k); err != nil {
 				return nil, err
-			} else if found {
+			} else if _, refetched := fresh[k]; found && !refetched {
 				writes = append(writes, runtime.AccountWrite{Pubkey: k})
 			}
 		}
-		return writes, nil
+		return append(writes, sortedWrites(fresh)...), nil
 	})
 	if err != nil {
 		return r, cheatError(err)

@@ -1,9 +1,14 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
+	"maps"
+	"slices"
 
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/core"
+	"ledgerd/impl/runtime"
 )
 
 // SurfnetOfflineAccount keeps an account, and with includeOwnedAccounts the accounts it owns, from being fetched
@@ -20,4 +25,13 @@ func (s *Server) SurfnetOfflineAccount(ctx context.Context, p *rpcapi.SurfnetOff
 	s.ledger.OfflineAccount(key, withOwned)
 	processed, _, _ := s.ledger.Slots()
 	return nullResponse(processed), nil
+}
+
+// sortedWrites are the writes of accounts, in address order.
+func sortedWrites(accounts map[core.Pubkey]runtime.Account) []runtime.AccountWrite {
+	var out []runtime.AccountWrite
+	for _, k := range slices.SortedFunc(maps.Keys(accounts), func(a, b core.Pubkey) int { return bytes.Compare(a[:], b[:]) }) {
+		out = append(out, runtime.AccountWrite{Pubkey: k, Account: accounts[k]})
+	}
+	return out
 }

@@ -3752,7 +3752,9 @@ export class Client extends ClientBase {
    * Resets an account, and optionally the accounts it owns.
    *
    * Without a cluster to fork from, an account's original state is no account: the account is deleted, and with
-   * includeOwnedAccounts so is every account it owns (a program's state).
+   * includeOwnedAccounts so is every account it owns (a program's state). On a fork (--fork-url) it is the
+   * cluster's: asked anew, each account is written as the cluster has it now (with a program's data or a token
+   * account's mint), or deleted when the cluster has none, and is no longer offline.
    */
   surfnet_resetAccount(...params: SurfnetResetAccountParams): Promise<SurfnetResetAccountResult> {
     return this.call("surfnet_resetAccount", ...params);
