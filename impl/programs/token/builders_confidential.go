@@ -155,3 +155,17 @@ func ConfidentialBurnFrom(account, mint, owner core.Pubkey, signers []core.Pubke
 func ApplyPendingBurn(mint, authority core.Pubkey, signers []core.Pubkey) core.Instruction {
 	return ix(Program2022ID, cmbData(5), append([]core.AccountMeta{core.Writable(mint)}, authorityMetas(authority, signers)...)...)
 }
+
+// ElGamalRegistryProgramID owns the ElGamal registry accounts ConfigureAccountWithRegistry reads.
+var ElGamalRegistryProgramID = elgamalRegistryProgramID
+
+// ConfigureConfidentialAccountWithRegistry builds ConfigureAccountWithRegistry: the account
+// takes the key of the owner's ElGamal registry account; with a payer, the account grows to
+// hold the extension first.
+func ConfigureConfidentialAccountWithRegistry(account, mint, registry core.Pubkey, payer *core.Pubkey) core.Instruction {
+	metas := []core.AccountMeta{core.Writable(account), core.Readonly(mint), core.Readonly(registry)}
+	if payer != nil {
+		metas = append(metas, core.WritableSigner(*payer), core.Readonly(core.SystemProgramID))
+	}
+	return ix(Program2022ID, ctData(14), metas...)
+}

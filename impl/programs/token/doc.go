@@ -15,9 +15,8 @@
 //     interfaces, and a mint's transfer hook (hook.go: the hook program invoked with the extra
 //     accounts its validation account lists); the confidential extensions' instructions
 //     (t22_confidential.go, t22_confidential_more.go: they read the contexts of proofs the ZK
-//     ElGamal proof program verified, and do the ciphertext arithmetic on Ristretto255) but
-//     ConfigureAccountWithRegistry, which needs an ElGamal registry program and fails as the
-//     program fails on data it does not know (TokenError::InvalidInstruction, custom 12);
+//     ElGamal proof program verified, or an ElGamal registry account, and do the ciphertext
+//     arithmetic on Ristretto255);
 //   - the logs: "Instruction: <Name>" (SPL Token decodes the data first; Token-2022 logs first
 //     and then decodes), the extensions' own lines, and on failure the entrypoint's
 //     "Error: ..." line, which runtime errors (account rules applied when the program's

@@ -96,8 +96,7 @@ var extensionInfo = [numExtensionTypes]struct {
 
 // SupportedExtensions are the extensions ledgerd's Token-2022 initializes and enforces, in
 // type order: every extension. The confidential ones run with the ZK ElGamal proof program's
-// contexts (t22_confidential.go, t22_confidential_more.go); of their instructions only
-// ConfigureAccountWithRegistry, which reads an ElGamal registry program's account, is refused.
+// contexts (t22_confidential.go, t22_confidential_more.go).
 var SupportedExtensions = []ExtensionType{
 	ExtTransferFeeConfig, ExtTransferFeeAmount, ExtMintCloseAuthority, ExtConfidentialTransferMint,
 	ExtConfidentialTransferAccount, ExtDefaultAccountState, ExtImmutableOwner, ExtMemoTransfer, ExtNonTransferable,

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"slices"
+	"strconv"
 
 	"github.com/gtank/ristretto255"
 
@@ -155,6 +157,100 @@ func (e *exec) configureAccount(rest []byte) error {
 	if err != nil {
 		return err
 	}
+	return e.configure(account, mintRef, proof[:32], rest[1:37], rest[37:45], func(owner core.Pubkey) error {
+		if _, err := e.acct(next); err != nil {
+			return err
+		}
+		return e.validateOwner(owner, next)
+	})
+}
+
+// elgamalRegistryProgramID owns the accounts that register an owner's ElGamal key (owner 32
+// bytes, then the key).
+var elgamalRegistryProgramID = core.MustParsePubkey("regVYJW7tcT8zipN5YiBvHsvR5jXW1uLFxaHSbugABg")
+
+// configureAccountWithRegistry configures the account with the key of the owner's ElGamal
+// registry account (account 2), growing the account first when a payer (account 3) and the
+// system program (account 4) follow. The registry's owner stands for the account owner's
+// signature.
+func (e *exec) configureAccountWithRegistry() error {
+	var account, mintRef, registry *acctRef
+	if err := e.accts(&account, &mintRef, &registry); err != nil {
+		return err
+	}
+	if registry.owner != elgamalRegistryProgramID {
+		return errIncorrectProgramID
+	}
+	if e.numAccounts() > 3 {
+		payer, err := e.acct(3)
+		if err != nil {
+			return err
+		}
+		if _, err := e.acct(4); err != nil {
+			return err
+		}
+		if err := e.growForConfidential(account, payer); err != nil {
+			return err
+		}
+		if account, err = e.acct(0); err != nil {
+			return err
+		}
+	}
+	if len(registry.data) != 64 {
+		return errInvalidArgument
+	}
+	registryOwner := core.Pubkey(registry.data[:32])
+	return e.configure(account, mintRef, registry.data[32:64], make([]byte, 36), u64Bytes(65536), func(owner core.Pubkey) error {
+		if registryOwner != owner {
+			return tokenErr(OwnerMismatch)
+		}
+		return nil
+	})
+}
+
+// growForConfidential resizes a token account to hold ConfidentialTransferAccount (and
+// ConfidentialTransferFeeAmount beside a TransferFeeAmount), the payer funding its rent.
+func (e *exec) growForConfidential(account, payer *acctRef) error {
+	s, err := unpackPod(account.data, kindAccount)
+	if err != nil {
+		return err
+	}
+	types, err := extensionTypes(s.tlv())
+	if err != nil {
+		return err
+	}
+	types = append(types, ExtConfidentialTransferAccount)
+	if slices.Contains(types, ExtTransferFeeAmount) {
+		types = append(types, ExtConfidentialTransferFeeAmount)
+	}
+	needed, err := calculateAccountLen(kindAccount, types)
+	if err != nil {
+		return err
+	}
+	if len(account.data) >= needed {
+		return nil
+	}
+	e.ctx.ProgramLog("account needs resize, +" + strconv.Itoa(needed-len(account.data)) + " bytes")
+	if err := account.resize(needed); err != nil {
+		return err
+	}
+	if reserve := e.ctx.Rent().MinimumBalance(uint64(needed)); reserve > account.lamports {
+		transfer := binary.LittleEndian.AppendUint64([]byte{2, 0, 0, 0}, reserve-account.lamports)
+		if err := e.invoke(core.Instruction{ProgramID: core.SystemProgramID, Data: transfer, Accounts: []core.AccountMeta{
+			core.WritableSigner(payer.key), core.Writable(account.key),
+		}}); err != nil {
+			return err
+		}
+		if account, err = e.acct(0); err != nil {
+			return err
+		}
+	}
+	return setAccountType(account.mut(), kindAccount)
+}
+
+// configure is ConfigureAccount's work once the ElGamal key is known: authorize checks the
+// account owner's consent (a signature, or the registry's owner).
+func (e *exec) configure(account, mintRef *acctRef, pubkey, decryptable, maxCredits []byte, authorize func(core.Pubkey) error) error {
 	if err := e.checkOwnedByProgram(account); err != nil {
 		return err
 	}
@@ -166,10 +262,7 @@ func (e *exec) configureAccount(rest []byte) error {
 	if acc.Mint != mintRef.key {
 		return tokenErr(MintMismatch)
 	}
-	if _, err := e.acct(next); err != nil {
-		return err
-	}
-	if err := e.validateOwner(acc.Owner, next); err != nil {
+	if err := authorize(acc.Owner); err != nil {
 		return err
 	}
 	if err := e.checkOwnedByProgram(mintRef); err != nil {
@@ -188,9 +281,9 @@ func (e *exec) configureAccount(rest []byte) error {
 		return err
 	}
 	ct[ctApprovedOff] = ctm[ctmAutoApproveOff]
-	copy(ct[ctElGamalPubkeyOff:], proof[:32])
-	copy(ct[ctMaxPendingCounterOff:], rest[37:45])
-	copy(ct[ctDecryptableOff:], rest[1:37])
+	copy(ct[ctElGamalPubkeyOff:], pubkey)
+	copy(ct[ctMaxPendingCounterOff:], maxCredits)
+	copy(ct[ctDecryptableOff:], decryptable)
 	ct[ctAllowConfidentialCreditsOff] = 1
 	ct[ctAllowConfidentialCreditsOff+1] = 1
 	if ms.has(ExtTransferFeeConfig) {

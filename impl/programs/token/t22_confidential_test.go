@@ -357,7 +357,7 @@ func normalizedLogs(logs []string) []string {
 // (the funded keys, and the context-state accounts the test made), and requires the same
 // outcome, logs and watched accounts (the context-state accounts too, once they exist) after
 // every step.
-func compareWithLiteSVM(t *testing.T, steps []flowStep, contextAccounts, watch []core.Pubkey) {
+func compareWithLiteSVM(t *testing.T, steps []flowStep, contextAccounts, watch []core.Pubkey, extra ...core.Pubkey) {
 	t.Helper()
 	parity, err := filepath.Abs(filepath.Join("..", "..", "..", "conformance", "parity"))
 	if err != nil {
@@ -374,6 +374,13 @@ func compareWithLiteSVM(t *testing.T, steps []flowStep, contextAccounts, watch [
 	var initial []acct
 	for _, k := range []core.Keypair{payer, alice, bob, carol, freezer, other} {
 		initial = append(initial, acct{k.PublicKey().String(), "10000000000", core.SystemProgramID.String(), false, ""})
+	}
+	// Accounts the test set up outside transactions, as they were at the start.
+	for _, k := range extra {
+		a := steps[0].accs[k]
+		initial = append(initial, acct{k.String(), strconv.FormatUint(a.Lamports, 10), a.Owner.String(), a.Executable,
+			base64.StdEncoding.EncodeToString(a.Data)})
+		watch = append(watch, k)
 	}
 	for _, k := range contextAccounts {
 		watch = append(watch, k)
@@ -696,4 +703,40 @@ func TestConfidentialMintBurn(t *testing.T) {
 		t.Fatalf("rotated supply %s under %s", got, key)
 	}
 	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{payer.PublicKey(), A, M, a})
+}
+
+// TestConfigureAccountWithRegistry configures accounts with the key of their owner's ElGamal
+// registry account: one grown to fit (the payer funds the rent), one already sized; a registry
+// of another owner or not owned by the registry program is refused. LiteSVM agrees.
+func TestConfigureAccountWithRegistry(t *testing.T) {
+	t.Parallel()
+	h, zc, steps := confidentialHarness(t)
+	A, B, M := alice.PublicKey(), bob.PublicKey(), mintKP.PublicKey()
+	regA, regB, fake := key(90).PublicKey(), key(91).PublicKey(), key(92).PublicKey()
+	registry := func(owner core.Pubkey, elgamal byte) []byte {
+		return append(append([]byte(nil), owner[:]...), bytes.Repeat([]byte{elgamal}, 32)...)
+	}
+	h.accs[regA] = runtime.Account{Lamports: 1e9, Owner: token.ElGamalRegistryProgramID, Data: registry(A, 7)}
+	h.accs[regB] = runtime.Account{Lamports: 1e9, Owner: token.ElGamalRegistryProgramID, Data: registry(B, 8)}
+	h.accs[fake] = runtime.Account{Lamports: 1e9, Owner: core.SystemProgramID, Data: registry(A, 9)}
+	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtConfidentialTransferMint}, 0,
+		token.InitializeConfidentialTransferMint(M, &A, false, nil)), success)
+	a, b := aliceTA.PublicKey(), bobTA.PublicKey()
+	h.createAccount22(aliceTA, A, nil)
+	h.createAccount22(bobTA, B, []token.ExtensionType{token.ExtConfidentialTransferAccount})
+	P := payer.PublicKey()
+	runtimetest.WantErr(t, h.exec([]core.Instruction{token.ConfigureConfidentialAccountWithRegistry(a, M, fake, &P)}, payer),
+		ixErr(0, "IncorrectProgramId"))
+	runtimetest.WantErr(t, h.exec([]core.Instruction{token.ConfigureConfidentialAccountWithRegistry(a, M, regB, &P)}, payer),
+		custom(0, token.OwnerMismatch))
+	// Without a payer the account has no room for the extension.
+	runtimetest.WantErr(t, h.exec([]core.Instruction{token.ConfigureConfidentialAccountWithRegistry(a, M, regA, nil)}, payer),
+		ixErr(0, "InvalidAccountData"))
+	res := h.ok([]core.Instruction{token.ConfigureConfidentialAccountWithRegistry(a, M, regA, &P)}, payer)
+	wantLogLines(t, res, "ConfidentialTransferInstruction::ConfigureAccountWithRegistry", "account needs resize, +300 bytes")
+	h.ok([]core.Instruction{token.ConfigureConfidentialAccountWithRegistry(b, M, regB, nil)}, payer)
+	if va, vb := confidentialOf(t, h, a), confidentialOf(t, h, b); va.pubkey[0] != 7 || vb.pubkey[0] != 8 {
+		t.Fatalf("registered keys %x %x", va.pubkey, vb.pubkey)
+	}
+	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{P, A, B, M, a, b}, regA, regB, fake)
 }

@@ -843,8 +843,6 @@ func (e *exec) processPermissionedBurnExtension(rest []byte) error {
 // transferring between confidential accounts (with or without a fee) and applying pending
 // balances in t22_confidential.go; harvesting and withdrawing encrypted fees, confidential
 // mints and burns and rotating the supply key in t22_confidential_more.go.
-// ConfigureAccountWithRegistry, which reads an ElGamal registry program's account, logs its
-// name, as the program does first, and fails with InvalidInstruction: ledgerd does not run it.
 
 // ConfidentialTransferAccount value offsets.
 const (
@@ -928,6 +926,8 @@ func (e *exec) processConfidentialTransferExtension(rest []byte) error {
 		return e.confidentialTransfer(rest, sub == 13)
 	case 8:
 		return e.applyPendingBalance(rest)
+	case 14:
+		return e.configureAccountWithRegistry()
 	case 9, 10, 11, 12:
 		off := ctAllowConfidentialCreditsOff
 		if sub >= 11 {

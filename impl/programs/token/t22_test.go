@@ -483,8 +483,6 @@ func TestUnsupportedInstructions(t *testing.T) {
 	}{
 		{[]byte{200, 1, 2, 3, 4, 5, 6, 7, 8}, nil},
 		{nil, nil},
-		// ConfigureAccountWithRegistry, which needs an ElGamal registry program: named, then refused.
-		{[]byte{byte(token.KindConfidentialTransferExtension), 14}, []string{"ConfidentialTransferInstruction::ConfigureAccountWithRegistry"}},
 	} {
 		ix := core.Instruction{ProgramID: t22, Data: c.data, Accounts: []core.AccountMeta{core.Writable(mintKP.PublicKey())}}
 		res := h.exec([]core.Instruction{ix}, payer)
