@@ -217,3 +217,30 @@ func TestForkFailuresOfflineRevert(t *testing.T) {
 		t.Fatalf("asked for the reverted account %d times, want 2", asked[later])
 	}
 }
+
+// A network reset on a fork makes a fetched account the cluster's again, as the cluster has it now.
+func TestForkResetNetwork(t *testing.T) {
+	t.Parallel()
+	k := core.Pubkey{0xD1}
+	remote := &fakeRemote{accounts: map[core.Pubkey]runtime.Account{k: {Lamports: 10, Owner: core.SystemProgramID}}}
+	l := openFork(t, t.TempDir(), remote)
+	defer l.Close()
+	ctx := context.Background()
+	if got, ok := mustAccount(t, l, Processed, k); !ok || got.Lamports != 10 {
+		t.Fatalf("fetched %+v %v", got, ok)
+	}
+	if _, err := l.AdvanceSlots(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	remote.mu.Lock()
+	remote.accounts[k] = runtime.Account{Lamports: 20, Owner: core.SystemProgramID}
+	remote.mu.Unlock()
+	if _, err := l.ResetNetwork(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Commitment{Processed, Confirmed} {
+		if got, ok := mustAccount(t, l, c, k); !ok || got.Lamports != 20 {
+			t.Fatalf("%s after the reset: %+v %v", c, got, ok)
+		}
+	}
+}

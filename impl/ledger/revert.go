@@ -286,6 +286,21 @@ func (l *Ledger) resetToGenesis() error {
 			changed[k] = struct{}{}
 		}
 	}
+	if l.fork != nil {
+		// On a fork the original state of an account the genesis lacks is the cluster's, asked anew (surfpool
+		// fetches it again), before anything is wiped: a cluster that cannot answer leaves the chain as it was.
+		var lacking []core.Pubkey
+		for k := range changed {
+			if _, ok := genesis[k]; !ok && !core.IsSysvarID(k) {
+				lacking = append(lacking, k)
+			}
+		}
+		fresh, err := l.ForkFresh(lacking)
+		if err != nil {
+			return err
+		}
+		maps.Copy(genesis, fresh)
+	}
 	g := l.Genesis
 	warp := l.cfg.WarpSlot
 	rec := &slotRecord{Slot: warp, Hash: blockhash(core.Hash(g.Hash), warp, nil), Genesis: core.Hash(g.Hash)}
