@@ -41,7 +41,7 @@ var (
 
 // freshVectors runs testdata/zksdk/gen.mjs (installing the zk-sdk its lockfile pins) once per
 // test binary; it skips the test when node or npm is missing.
-func freshVectors(t *testing.T) []vector {
+func freshVectors(t testing.TB) []vector {
 	t.Helper()
 	npmdeps.Require(t, "the zk-sdk makes the proofs")
 	dir := filepath.Join("testdata", "zksdk")
