@@ -317,19 +317,21 @@ func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatur
 		return out, err
 	}
 	search := p.Config != nil && p.Config.SearchTransactionHistory
-	slot := s.ledger.Bank(ledger.Processed).Slot
+	// The reference reads statuses from its processed bank, the newest frozen one it voted on, and answers in its
+	// context: a transaction of the working bank has no status yet, and the context slot is the frozen one. Both
+	// matter to clients. web3.js's confirmTransaction polls once right after subscribing and throws the error of a
+	// status it finds, where the notification would have resolved with it; its durable-nonce confirmation, once it
+	// reads the advanced nonce at processed (here the working bank), asks for the status until the context slot
+	// reaches the nonce's, and takes no status then for an expired transaction.
+	_, frozen, _ := s.ledger.Slots()
 	statuses, err := s.ledger.SignatureStatuses(sigs, search)
 	if err != nil {
 		return out, err
 	}
-	out.Context = rpcContext(slot)
+	out.Context = rpcContext(frozen)
 	out.Value = make([]*rpcapi.SignatureStatus, len(statuses))
 	for i, st := range statuses {
-		// A transaction of the working bank has no status yet: the reference reads statuses from its processed
-		// bank, the newest frozen one it voted on, so a transaction shows there only once its slot froze. (Clients
-		// rely on it: web3.js's confirmTransaction polls once right after subscribing and throws the error of a
-		// status it finds, where a notification would have resolved with it.)
-		if st == nil || st.Status == ledger.Processed {
+		if st == nil || st.Slot > frozen {
 			continue
 		}
 		level := st.Status.String()

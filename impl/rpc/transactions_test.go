@@ -486,9 +486,9 @@ func TestRequestAirdrop(t *testing.T) {
 }
 
 // TestSignatureStatusLifecycle follows a signature from no status (its slot is the working bank's) to confirmed
-// to finalized. The reference reads statuses from its processed bank, the newest frozen one, so a transaction has
-// no status until its slot froze, and ledgerd's newest frozen slot is its confirmed one: no status is ever
-// "processed".
+// to finalized. The reference reads statuses from its processed bank, the newest frozen one, and answers in its
+// context, so a transaction has no status until its slot froze, and ledgerd's newest frozen slot is its confirmed
+// one: no status is ever "processed".
 func TestSignatureStatusLifecycle(t *testing.T) {
 	t.Parallel()
 	s, l := newTestServer(t)
@@ -515,6 +515,10 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 		}
 		if res.Value[0] != nil {
 			t.Fatalf("a transaction of the working bank has a status: %v", txJSON(t, res.Value[0]))
+		}
+		// The answer is the newest frozen bank's, as its context says.
+		if res.Context.Slot >= ex[0].Slot {
+			t.Fatalf("context slot %d, want the frozen slot before the transaction's %d", res.Context.Slot, ex[0].Slot)
 		}
 		seen = &rpcapi.SignatureStatus{Slot: ex[0].Slot}
 	}
