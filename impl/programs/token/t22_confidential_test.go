@@ -271,7 +271,15 @@ func TestConfidentialTransferFlow(t *testing.T) {
 		custom(0, token.ConfidentialTransferBalanceMismatch), "Error: Balance mismatch")
 	wantCode(t, h.exec([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, 0, 0, rng, eq)}, alice),
 		ixErr(0, "InvalidArgument"), "")
-	h.ok([]core.Instruction{token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, 0, 0, eq, rng)}, alice)
+	// The equality proof in the transaction (the instruction before this one, through the
+	// sysvar), the range proof in its context account: a proof instruction of the wrong type
+	// first, then the right one.
+	eqIx := core.Instruction{ProgramID: zkproof.ProgramID, Data: append([]byte{byte(zkproof.CiphertextCommitmentEquality)}, unhex(t, w["equality"])...)}
+	wantCode(t, h.exec([]core.Instruction{eqIx, token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, -1, -1,
+		core.SysvarInstructionsID)}, alice), ixErr(1, "InvalidInstructionData"), "Unexpected proof instruction")
+	wantCode(t, h.exec([]core.Instruction{eqIx, token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, -5, 0,
+		core.SysvarInstructionsID, rng)}, alice), ixErr(1, "InvalidArgument"), "")
+	h.ok([]core.Instruction{eqIx, token.WithdrawConfidential(a, M, A, nil, 100, 2, [36]byte{3}, -1, 0, core.SysvarInstructionsID, rng)}, alice)
 	if got := decrypt(kpA, confidentialOf(t, h, a).available); got != "500" {
 		t.Fatalf("available after withdrawing holds %s", got)
 	}
