@@ -131,3 +131,29 @@ func TestUploaderResumesFromBigtable(t *testing.T) {
 		t.Fatalf("resumes at %d (%v), want %d", from, err, root+1)
 	}
 }
+
+// A chain that went back below the uploaded slots (a revert) is uploaded again from its root.
+func TestUploaderFollowsTheRootBack(t *testing.T) {
+	c, _ := emulator(t)
+	l := chain(t)
+	history(t, l)
+	_, _, root := l.Slots()
+	u, err := NewUploader(c, l, UploaderConfig{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.last, u.haveLast = root+50, true
+	if err := u.catchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	advance(t, l, 2)
+	if err := u.catchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if last, _ := u.Last(); last != root+2 {
+		t.Fatalf("uploaded through %d, want %d", last, root+2)
+	}
+	if _, _, found, err := NewArchive(c).Block(root + 2); !found || err != nil {
+		t.Fatalf("slot %d not uploaded after the root went back: %v", root+2, err)
+	}
+}

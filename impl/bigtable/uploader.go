@@ -311,6 +311,16 @@ func (u *Uploader) catchUp(ctx context.Context) error {
 		return err
 	}
 	_, _, root := u.l.Slots()
+	if from > root+1 {
+		// The chain went back below what was uploaded (ledgerd_revert, surfnet_resetNetwork): the slots it
+		// produces again are uploaded again, their rows overwritten by newer versions.
+		u.log.Warn("bigtable uploader: the root went back below the uploaded slots; uploading from it again",
+			"root", root, "uploaded", from-1)
+		u.mu.Lock()
+		u.last = root
+		u.mu.Unlock()
+		from = root + 1
+	}
 	for s := from; s <= root && ctx.Err() == nil; s++ {
 		info, found, err := u.l.Block(s, ledger.Finalized)
 		if err != nil {
