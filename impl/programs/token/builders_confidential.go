@@ -169,3 +169,14 @@ func ConfigureConfidentialAccountWithRegistry(account, mint, registry core.Pubke
 	}
 	return ix(Program2022ID, ctData(14), metas...)
 }
+
+// PermissionedConfidentialBurn builds PermissionedBurn's ConfidentialBurn: a confidential burn
+// also signed by the mint's permissioned burn authority (after the proof accounts).
+func PermissionedConfidentialBurn(account, mint, burnAuthority, owner core.Pubkey, signers []core.Pubkey, newDecryptable [36]byte,
+	auditorLo, auditorHi [64]byte, offsets [3]int8, proofAccounts ...core.Pubkey) core.Instruction {
+	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(mint)}, proofMetas(proofAccounts)...)
+	metas = append(metas, core.ReadonlySigner(burnAuthority))
+	data := slices.Concat([]byte{byte(KindPermissionedBurnExtension), 3}, newDecryptable[:], auditorLo[:], auditorHi[:],
+		[]byte{byte(offsets[0]), byte(offsets[1]), byte(offsets[2])})
+	return ix(Program2022ID, data, append(metas, authorityMetas(owner, signers)...)...)
+}

@@ -128,6 +128,7 @@ var token2022SubUnits = map[[2]byte]uint64{
 	{byte(KindConfidentialMintBurnExtension), 3}:    18450,
 	{byte(KindConfidentialMintBurnExtension), 4}:    14000,
 	{byte(KindConfidentialMintBurnExtension), 5}:    3400,
+	{byte(KindPermissionedBurnExtension), 3}:        14000,
 }
 
 // groupUnits are the token-group interface's instructions, by discriminator.

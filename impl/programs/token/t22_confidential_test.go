@@ -639,9 +639,13 @@ func TestConfidentialMintBurn(t *testing.T) {
 		return call(map[string]any{"op": "decrypt", "kp": kp["id"], "ciphertext": hex.EncodeToString(ct)})["amount"]
 	}
 	auditor, supplyKey := [32]byte(unhex(t, kpAud["pubkey"])), [32]byte(unhex(t, kpS["pubkey"]))
-	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtConfidentialTransferMint, token.ExtConfidentialMintBurn}, 0,
+	// Burns need the permissioned burn authority (carol) too.
+	C := carol.PublicKey()
+	runtimetest.WantErr(t, h.createMint22([]token.ExtensionType{token.ExtConfidentialTransferMint, token.ExtConfidentialMintBurn,
+		token.ExtPermissionedBurn}, 0,
 		token.InitializeConfidentialTransferMint(M, &A, true, &auditor),
-		token.InitializeConfidentialMintBurn(M, supplyKey, [36]byte{})), success)
+		token.InitializeConfidentialMintBurn(M, supplyKey, [36]byte{}),
+		token.InitializePermissionedBurn(M, C)), success)
 	a := aliceTA.PublicKey()
 	h.createAccount22(aliceTA, A, []token.ExtensionType{token.ExtConfidentialTransferAccount})
 	proof := unhex(t, call(map[string]any{"op": "pubkeyValidity", "kp": kpA["id"]})["data"])
@@ -687,7 +691,17 @@ func TestConfidentialMintBurn(t *testing.T) {
 		zc.verify(t, zkproof.BatchedGroupedCiphertext3HandlesValidity, unhex(t, tp["validity"])),
 		zc.verify(t, zkproof.BatchedRangeProofU128, unhex(t, tp["range"])),
 	}
-	h.ok([]core.Instruction{token.ConfidentialBurnFrom(a, M, A, nil, [36]byte{}, [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2)), [3]int8{}, ctxs...)}, alice)
+	bLo, bHi := [64]byte(handle(lo, 2)), [64]byte(handle(hi, 2))
+	res := h.exec([]core.Instruction{token.ConfidentialBurnFrom(a, M, A, nil, [36]byte{}, bLo, bHi, [3]int8{}, ctxs...)}, alice)
+	runtimetest.WantErr(t, res, custom(0, token.InvalidInstruction))
+	burn := token.PermissionedConfidentialBurn(a, M, C, A, nil, [36]byte{}, bLo, bHi, [3]int8{}, ctxs...)
+	unsigned := burn
+	unsigned.Accounts = slices.Clone(burn.Accounts)
+	unsigned.Accounts[5].IsSigner = false
+	runtimetest.WantErr(t, h.exec([]core.Instruction{unsigned}, alice), ixErr(0, "MissingRequiredSignature"))
+	wrong := token.PermissionedConfidentialBurn(a, M, bob.PublicKey(), A, nil, [36]byte{}, bLo, bHi, [3]int8{}, ctxs...)
+	runtimetest.WantErr(t, h.exec([]core.Instruction{wrong}, alice, bob), ixErr(0, "InvalidAccountData"))
+	h.ok([]core.Instruction{burn}, alice, carol)
 	if got := decrypt(kpS, supplyOf()[132:196]); got != "2000" {
 		t.Fatalf("pending burn %s", got)
 	}
@@ -710,7 +724,7 @@ func TestConfidentialMintBurn(t *testing.T) {
 	if got, key := decrypt(kpS2, supplyOf()[:64]), hex.EncodeToString(supplyOf()[100:132]); got != "3000" || key != kpS2["pubkey"] {
 		t.Fatalf("rotated supply %s under %s", got, key)
 	}
-	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{payer.PublicKey(), A, M, a})
+	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{payer.PublicKey(), A, M, a, C})
 }
 
 // TestConfigureAccountWithRegistry configures accounts with the key of their owner's ElGamal
