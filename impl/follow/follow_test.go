@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -391,4 +392,54 @@ func TestFollowerStartsFromSnapshot(t *testing.T) {
 	if got := call(t, f.HTTPURL, "getAccountInfo", alice.PublicKey().String(), map[string]any{"commitment": "confirmed"}); !bytes.Equal(got, want) {
 		t.Errorf("follower %s, leader %s", got, want)
 	}
+}
+
+// A follower restarted on its directory resumes from its newest slot; the directory of one leader's follower is
+// refused when pointed at another chain.
+func TestFollowerRestarts(t *testing.T) {
+	t.Parallel()
+	leader := startLeader(t, t.TempDir(), -1)
+	t.Cleanup(func() { leader.Close(context.Background()) })
+	advance(t, leader, 3)
+	dir := t.TempDir()
+	cfg := node.Config{LedgerDir: dir, RPCPort: -1, WSPort: -1, Logger: quiet, NoSnapshots: true,
+		Follow: &node.FollowOptions{URL: leader.HTTPURL, PollInterval: 5 * time.Millisecond}}
+	f, err := node.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, leader, f)
+	id := f.Follower.Identity()
+	if err := f.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	advance(t, leader, 3)
+	if f, err = node.Start(cfg); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close(context.Background()) })
+	caughtUp(t, leader, f)
+	if f.Follower.Identity() != id {
+		t.Errorf("the follower's identity changed across a restart")
+	}
+
+	other := startLeader(t, t.TempDir(), -1)
+	t.Cleanup(func() { other.Close(context.Background()) })
+	cfg.Follow.URL = other.HTTPURL
+	cfg.LedgerDir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(cfg.LedgerDir, ledger.GenesisFile), leaderGenesis(t, leader), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := node.Start(cfg); err == nil || !strings.Contains(err.Error(), "another chain") {
+		t.Fatalf("following another chain's leader from this directory: %v", err)
+	}
+}
+
+func leaderGenesis(t *testing.T, leader *node.Node) []byte {
+	t.Helper()
+	g, err := leader.Ledger.GenesisRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Config
 }

@@ -241,3 +241,38 @@ func TestWriteReplicaGenesisRefusesAnotherChain(t *testing.T) {
 		t.Fatal("another chain's genesis was accepted")
 	}
 }
+
+// A replica crosses epoch boundaries with its leader: the stake history and the inflation rewards it pays in the
+// first block of an epoch are the leader's, so the blocks' records (rewards, capitalization) agree.
+func TestReplicaAcrossEpochs(t *testing.T) {
+	t.Parallel()
+	leader, err := Open(Config{Dir: t.TempDir(), FinalityDepth: 2, BlockProduction: ProduceOnRequest,
+		Genesis: GenesisOptions{SlotsPerEpoch: 32}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { leader.Close() })
+	if _, err := leader.AdvanceSlots(context.Background(), 70); err != nil {
+		t.Fatal(err)
+	}
+	r := openReplicaOf(t, leader)
+	if err := replayAll(t, leader, r); err != nil {
+		t.Fatal(err)
+	}
+	info, found, err := r.Block(64, Confirmed)
+	if err != nil || !found {
+		t.Fatalf("block 64: %v", err)
+	}
+	paid := 0
+	for _, rw := range info.Rewards {
+		if rw.RewardType == "Staking" || rw.RewardType == "Voting" {
+			paid++
+		}
+	}
+	if paid == 0 {
+		t.Errorf("the first block of epoch 2 paid no inflation rewards: %+v", info.Rewards)
+	}
+	if _, c, _ := r.Slots(); c != 70 {
+		t.Errorf("replica at slot %d", c)
+	}
+}
