@@ -90,6 +90,8 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 	defer stopBigtable()
 	n, err := Start(Config{LedgerDir: t.TempDir(), RPCPort: -1, WSPort: -1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		BlockProduction: ledger.ProduceOnRequest, FinalityDepthZero: true, NoSnapshots: true,
+		// Short epochs: the first blocks of epochs 1 and 2 pay rewards, read back from Bigtable too.
+		Genesis: ledger.GenesisOptions{SlotsPerEpoch: 32},
 		History: HistoryOptions{Bigtable: &bigtable.Config{EmulatorHost: srv.Addr, CreateTables: true, Timeout: time.Second},
 			LimitShreds: 1, PruneEvery: 20 * time.Millisecond}})
 	if err != nil {
@@ -171,12 +173,37 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 		}
 	}
 
+	// Two epochs on (below what a restart reads back, so nothing is pruned yet), the first blocks of epochs 1
+	// and 2 with their rewards.
+	if _, err := l.AdvanceSlots(ctx, 80); err != nil {
+		t.Fatal(err)
+	}
+	staked := []string{l.Genesis.Vote.PublicKey().String(), l.Genesis.Stake.PublicKey().String()}
+	rewardQueries := []q{{"getBlock", []any{32, map[string]any{"transactionDetails": "none"}}},
+		{"getBlock", []any{64, map[string]any{"transactionDetails": "none"}}},
+		{"getInflationReward", []any{staked, map[string]any{"epoch": 0}}},
+		{"getInflationReward", []any{staked, map[string]any{"epoch": 1}}}}
+	for _, qq := range rewardQueries {
+		res, e := btCall(t, url, qq.method, qq.params...)
+		if e != nil {
+			t.Fatalf("%s %v: %d %s", qq.method, qq.params, e.Code, e.Message)
+		}
+		var v any
+		if err := json.Unmarshal(res, &v); err != nil {
+			t.Fatal(err)
+		}
+		queries, local = append(queries, qq), append(local, v)
+	}
+	if r := local[len(local)-1].([]any)[1]; r == nil {
+		t.Fatal("no inflation reward for epoch 1: the comparison would prove nothing")
+	}
+
 	// Past what a restart reads back, the local ledger lets the slots go once Bigtable holds them.
 	if _, err := l.AdvanceSlots(ctx, 560); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(15 * time.Second)
-	for l.FirstAvailableBlock() <= 8 {
+	for l.FirstAvailableBlock() <= 64 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the local ledger still starts at %d", l.FirstAvailableBlock())
 		}

@@ -91,7 +91,7 @@ func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationR
 		next++
 	}
 	firstSlot := schedule.GetFirstSlotInEpoch(next)
-	if first := s.ledger.FirstAvailableBlock(); firstSlot < first {
+	if first := s.ledger.FirstAvailableBlock(); firstSlot < first && !s.ledger.HasArchive() {
 		return r, rpcapi.NewBlockCleanedUpError(firstSlot, first)
 	}
 	ctxCfg := &rpcapi.ContextConfig{Commitment: cfg.Commitment, MinContextSlot: cfg.MinContextSlot}
@@ -105,6 +105,12 @@ func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationR
 	boundary := slots[0]
 	level, _ := historyCommitment(cfg.Commitment)
 	info, found, err := s.ledger.Block(boundary, level)
+	if boundary < s.ledger.FirstAvailableBlock() && s.ledger.HasArchive() {
+		if info, err = s.archivedBlock(boundary); err != nil {
+			return r, err
+		}
+		found = true
+	}
 	if err != nil || !found {
 		return r, rpcapi.NewBlockNotAvailableError(boundary)
 	}
