@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"sync"
+	"time"
 
 	"ledgerd/impl/core"
 	"ledgerd/impl/runtime"
@@ -29,17 +30,61 @@ type Archive interface {
 }
 
 // archives holds each ledger's archive; set once at wiring, before the ledger serves.
-var archives sync.Map // *Ledger -> Archive
+var archives sync.Map // *Ledger -> *archiveEntry
+
+// archiveEntry is an archive and what the ledger knows of its first block.
+type archiveEntry struct {
+	a Archive
+
+	mu      sync.Mutex
+	known   bool // first and empty were read
+	empty   bool
+	first   uint64
+	checked time.Time
+}
 
 // SetArchive makes a the ledger's long-term storage.
-func (l *Ledger) SetArchive(a Archive) { archives.Store(l, a) }
+func (l *Ledger) SetArchive(a Archive) { archives.Store(l, &archiveEntry{a: a}) }
+
+func (l *Ledger) archiveEntry() *archiveEntry {
+	if e, ok := archives.Load(l); ok {
+		return e.(*archiveEntry)
+	}
+	return nil
+}
 
 // archive returns the ledger's archive, or nil.
 func (l *Ledger) archive() Archive {
-	if a, ok := archives.Load(l); ok {
-		return a.(Archive)
+	if e := l.archiveEntry(); e != nil {
+		return e.a
 	}
 	return nil
+}
+
+// archiveBelow returns the archive when it may hold history the local ledger does not, for the lookups that
+// do not name a slot (a signature, an address's list): a local ledger that starts at slot 0 holds everything,
+// and so does one whose first block is not above the archive's. Those lookups then never wait on the archive,
+// nor fail when it is down. An archive whose first block cannot be read is asked, so its failure is reported.
+func (l *Ledger) archiveBelow() Archive {
+	e := l.archiveEntry()
+	local := l.FirstAvailableBlock()
+	if e == nil || local == 0 {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	// A first block, once there, stays (uploads go up); an empty archive is looked at again now and then.
+	if !e.known || e.empty && time.Since(e.checked) > 10*time.Second {
+		s, found, err := e.a.FirstBlock()
+		if err != nil {
+			return e.a
+		}
+		e.known, e.empty, e.first, e.checked = true, !found, s, time.Now()
+	}
+	if e.empty || e.first >= local {
+		return nil
+	}
+	return e.a
 }
 
 // HasArchive reports whether history below the first local block is served from long-term storage.
@@ -104,7 +149,7 @@ func (l *Ledger) archivedBlocks(start, end uint64, limit int) (slots []uint64, o
 // archivedSignatures continues an address's list in the archive after the local part (have), when the local
 // part is shorter than limit and did not stop at until.
 func (l *Ledger) archivedSignatures(addr core.Pubkey, before, until *core.Signature, limit int, have []*TxRecord, untilLocal bool) ([]*TxRecord, error) {
-	a := l.archive()
+	a := l.archiveBelow()
 	if a == nil || len(have) >= limit || untilLocal {
 		return have, nil
 	}

@@ -136,8 +136,10 @@ func (l *Ledger) BlockTransactions(info *BlockInfo) ([]*TxRecord, error) {
 // Transaction returns the stored transaction whose first signature is sig, when its slot has reached c.
 func (l *Ledger) Transaction(sig core.Signature, c Commitment) (*TxRecord, bool, error) {
 	rec, found, err := l.transaction(sig)
-	if err == nil && !found && l.archive() != nil {
-		return l.archive().Transaction(sig)
+	if err == nil && !found {
+		if a := l.archiveBelow(); a != nil {
+			return a.Transaction(sig)
+		}
 	}
 	if err != nil || !found || rec.Slot > l.highest(c) {
 		return nil, false, err
@@ -314,13 +316,15 @@ func (l *Ledger) SignatureStatuses(sigs []core.Signature, searchHistory bool) ([
 		}
 		if found && rec.Slot <= root {
 			out[i] = statusAt(rec.Slot, rec.Meta.Err, confirmed, root)
-		} else if a := l.archive(); !found && a != nil {
-			slot, txErr, ok, err := a.TransactionStatus(sig)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out[i] = statusAt(slot, txErr, confirmed, root)
+		} else if !found {
+			if a := l.archiveBelow(); a != nil {
+				slot, txErr, ok, err := a.TransactionStatus(sig)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					out[i] = statusAt(slot, txErr, confirmed, root)
+				}
 			}
 		}
 	}
