@@ -324,6 +324,9 @@ const lookupTableMetaSize = 56
 // materialize writes the fetched accounts into the working bank b, on the producer's goroutine: the slot that
 // holds them from now on. An account something already wrote in b keeps that write.
 func (f *fork) materialize(b *Bank) {
+	if b.Frozen() { // a frozen slot the store has yet to take (a full disk): the next working bank takes them
+		return
+	}
 	f.mu.Lock()
 	q := f.queue
 	f.queue = nil
@@ -353,6 +356,9 @@ func (f *fork) materialize(b *Bank) {
 			added += e.base.Lamports
 		}
 		done = append(done, k)
+	}
+	if len(writes) > 0 { // not transactions: a follower cannot replay past them (replica.go)
+		_ = f.l.noteCheat(b.Slot)
 	}
 	b.apply(writes)
 	// The fetched lamports join the chain's capitalization, as a cheat write's do.
