@@ -81,6 +81,7 @@ type fork struct {
 	offlineOwners         map[core.Pubkey]bool
 
 	requests, fetched atomic.Uint64
+	fetchMu           sync.Mutex
 }
 
 // forkEntry is what the fork knows of one account.
@@ -171,6 +172,10 @@ func (f *fork) miss(b *Bank, k core.Pubkey) (runtime.Account, bool, error) {
 // an upgradeable program's program data, a token account's mint. Each request carries up to MaxForkBatch
 // addresses.
 func (f *fork) fetch(keys []core.Pubkey) error {
+	// One fetch at a time, each deciding what is unknown once the one before it settled its keys, so concurrent
+	// first reads of an account ask the remote once (the requests are bounded, so the wait is too).
+	f.fetchMu.Lock()
+	defer f.fetchMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
 	defer cancel()
 	want, err := f.unknown(keys)

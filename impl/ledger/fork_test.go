@@ -18,11 +18,13 @@ type fakeRemote struct {
 	asked    []core.Pubkey
 	requests int
 	fail     error
+	delay    time.Duration
 }
 
 func (f *fakeRemote) String() string { return "fake://remote" }
 
 func (f *fakeRemote) Accounts(ctx context.Context, keys []core.Pubkey) ([]*runtime.Account, error) {
+	time.Sleep(f.delay)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.requests++
@@ -242,5 +244,27 @@ func TestForkResetNetwork(t *testing.T) {
 		if got, ok := mustAccount(t, l, c, k); !ok || got.Lamports != 20 {
 			t.Fatalf("%s after the reset: %+v %v", c, got, ok)
 		}
+	}
+}
+
+// Concurrent first reads of one account ask the remote once.
+func TestForkConcurrentFirstReads(t *testing.T) {
+	t.Parallel()
+	k := core.Pubkey{0xC1}
+	remote := &fakeRemote{accounts: map[core.Pubkey]runtime.Account{k: {Lamports: 3, Owner: core.SystemProgramID}},
+		delay: 20 * time.Millisecond}
+	l := openFork(t, t.TempDir(), remote)
+	defer l.Close()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if a, ok, err := l.Bank(Confirmed).Account(k); err != nil || !ok || a.Lamports != 3 {
+				t.Errorf("%+v %v %v", a, ok, err)
+			}
+		})
+	}
+	wg.Wait()
+	if _, asked := remote.count(); asked[k] != 1 {
+		t.Fatalf("asked %d times", asked[k])
 	}
 }
