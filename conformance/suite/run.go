@@ -211,8 +211,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	wg.Wait()
+	// The last cases come after everything else, when a slow node may have spent the run's deadline: each still
+	// gets its own call timeout then (a run cancelled outright stops).
+	lctx := ctx
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || ctx.Err() == nil {
+		lctx = context.WithoutCancel(ctx)
+	}
 	for _, j := range last {
-		res := r.runCase(ctx, j.c)
+		res := r.runCase(lctx, j.c)
 		j.mr.Results[j.i] = res
 		if res.Outcome != Pass {
 			r.logf("%-36s %-8s %-30s %s: %s", j.c.Method, j.c.Kind, short(res.Name, 30), res.Outcome, short(res.Reason, 300))

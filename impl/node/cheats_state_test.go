@@ -124,8 +124,9 @@ func TestResetNetworkOverJSONRPC(t *testing.T) {
 	if r := mustCall(t, url, `{"jsonrpc":"2.0","id":6,"method":"getTransaction","params":["`+sig+`"]}`); string(r) != "null" {
 		t.Errorf("the airdrop after the reset: %s", r)
 	}
-	if r := mustCall(t, url, `{"jsonrpc":"2.0","id":6,"method":"getBlock","params":[`+itoa(airdropSlot)+`,{"commitment":"confirmed","maxSupportedTransactionVersion":0}]}`); strings.Contains(string(r), sig) {
-		t.Errorf("the airdrop's slot after the reset still holds it: %s", r)
+	// The airdrop's slot is not yet produced again (-32004), or is another block.
+	if r, e := rawCall(t, url, `{"jsonrpc":"2.0","id":6,"method":"getBlock","params":[`+itoa(airdropSlot)+`,{"commitment":"confirmed","maxSupportedTransactionVersion":0}]}`); (e != nil && e.Code != -32004) || strings.Contains(string(r), sig) {
+		t.Errorf("the airdrop's slot after the reset: %s %+v", r, e)
 	}
 	// The chain goes on from its genesis: the faucet pays again, and its slots finalize.
 	airdrop(t, url, k, 2_000_000_000)
