@@ -53,7 +53,7 @@ func newProxy(t testing.TB, target string) *proxy {
 				c.Close()
 				continue
 			}
-			up, err := net.Dial("tcp", target)
+			up, err := net.Dial("tcp", p.target)
 			if err != nil {
 				p.mu.Unlock()
 				c.Close()
@@ -69,6 +69,15 @@ func newProxy(t testing.TB, target string) *proxy {
 }
 
 func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+// retarget sends the connections made from now on to another emulator (one restarted empty).
+func (p *proxy) retarget(target string) {
+	p.setDown(true)
+	p.mu.Lock()
+	p.target = target
+	p.mu.Unlock()
+	p.setDown(false)
+}
 
 // setDown cuts every connection and refuses new ones (down), or lets them through again.
 func (p *proxy) setDown(down bool) {

@@ -46,6 +46,8 @@ var reconnect = grpc.WithConnectParams(grpc.ConnectParams{Backoff: backoff.Confi
 
 // Client is a connection to the instance.
 type Client struct {
+	// cfg is kept to create the tables again on an emulator that restarted empty.
+	cfg     Config
 	c       *bt.Client
 	tables  map[string]*bt.Table
 	timeout time.Duration
@@ -96,17 +98,7 @@ func Dial(ctx context.Context, cfg Config) (*Client, error) {
 		where += " (emulator " + cfg.EmulatorHost + ")"
 	}
 	if cfg.CreateTables {
-		adminOpts := opts
-		if conn != nil {
-			// The admin client closes the connection it is given: it gets one of its own.
-			adminConn, err := grpc.NewClient(cfg.EmulatorHost, grpc.WithTransportCredentials(insecure.NewCredentials()))
-			if err != nil {
-				conn.Close()
-				return nil, fmt.Errorf("bigtable: emulator %s: %w", cfg.EmulatorHost, err)
-			}
-			adminOpts = []option.ClientOption{option.WithGRPCConn(adminConn), option.WithoutAuthentication()}
-		}
-		if err := createTables(ctx, cfg, adminOpts, cfg.Timeout); err != nil {
+		if err := ensureTables(ctx, cfg, opts); err != nil {
 			if conn != nil {
 				conn.Close()
 			}
@@ -120,7 +112,7 @@ func Dial(ctx context.Context, cfg Config) (*Client, error) {
 		}
 		return nil, fmt.Errorf("bigtable: %s: %w", where, err)
 	}
-	out := &Client{c: c, tables: map[string]*bt.Table{}, timeout: cfg.Timeout, conn: conn, where: where}
+	out := &Client{cfg: cfg, c: c, tables: map[string]*bt.Table{}, timeout: cfg.Timeout, conn: conn, where: where}
 	for _, t := range Tables {
 		out.tables[t] = c.Open(t)
 	}
@@ -147,6 +139,19 @@ func projectFromEnv() string {
 		return ""
 	}
 	return key.ProjectID
+}
+
+// ensureTables creates the tables that are missing. On an emulator the admin client gets a connection of its
+// own, since it closes the one it is given.
+func ensureTables(ctx context.Context, cfg Config, opts []option.ClientOption) error {
+	if cfg.EmulatorHost != "" {
+		adminConn, err := grpc.NewClient(cfg.EmulatorHost, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return fmt.Errorf("emulator %s: %w", cfg.EmulatorHost, err)
+		}
+		opts = []option.ClientOption{option.WithGRPCConn(adminConn), option.WithoutAuthentication()}
+	}
+	return createTables(ctx, cfg, opts, cfg.Timeout)
 }
 
 func createTables(ctx context.Context, cfg Config, opts []option.ClientOption, timeout time.Duration) error {
@@ -260,6 +265,13 @@ func (c *Client) putCells(ctx context.Context, table, cell string, keys []string
 		muts[i] = m
 	}
 	errs, err := c.tables[table].ApplyBulk(ctx, keys, muts)
+	if status.Code(err) == codes.NotFound && c.cfg.CreateTables {
+		// An emulator that restarted comes back without tables: make them again, then write.
+		if terr := ensureTables(ctx, c.cfg, nil); terr != nil {
+			return c.fail("creating tables again", terr)
+		}
+		errs, err = c.tables[table].ApplyBulk(ctx, keys, muts)
+	}
 	if err != nil {
 		return c.fail("writing "+table, err)
 	}

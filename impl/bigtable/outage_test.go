@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"cloud.google.com/go/bigtable/bttest"
+
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 )
@@ -155,5 +157,25 @@ func TestUploaderFollowsTheRootBack(t *testing.T) {
 	}
 	if _, _, found, err := NewArchive(c).Block(root + 2); !found || err != nil {
 		t.Fatalf("slot %d not uploaded after the root went back: %v", root+2, err)
+	}
+}
+
+// An emulator that restarted empty has no tables: the uploader makes them again and goes on.
+func TestUploaderRecreatesTablesOfARestartedEmulator(t *testing.T) {
+	c, p := emulatorTimeout(t, time.Second)
+	l := chain(t)
+	history(t, l)
+	u := uploadAll(t, c, l, "")
+	srv2, err := bttest.NewServer("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv2.Close()
+	p.retarget(srv2.Addr)
+	advance(t, l, 2)
+	_, _, root := l.Slots()
+	waitFor(t, "an upload to the restarted emulator", func() bool { return u.catchUp(context.Background()) == nil })
+	if _, _, found, err := NewArchive(c).Block(root); !found || err != nil {
+		t.Fatalf("slot %d not in the restarted emulator: %v", root, err)
 	}
 }

@@ -131,6 +131,7 @@ type Uploader struct {
 	haveLast bool
 	failing  error
 	since    time.Time
+	loggedAt time.Time
 	failures int
 
 	uploaded atomic.Uint64 // slots written since start
@@ -242,16 +243,17 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// failed logs the first failure of a run at WARN, and then one line a minute while it lasts.
+// failed logs the first failure of a run at WARN, and then one ERROR line a minute while it lasts.
 func (u *Uploader) failed(err error, retry time.Duration) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.failures++
 	now := time.Now()
 	if u.failing == nil {
-		u.since = now
+		u.since, u.loggedAt = now, now
 		u.log.Warn("bigtable uploader: upload failed; retrying (no slot is skipped)", "next", u.last+1, "retry_in", retry, "err", err)
-	} else if u.failures%8 == 0 {
+	} else if now.Sub(u.loggedAt) >= time.Minute {
+		u.loggedAt = now
 		u.log.Error("bigtable uploader: still failing", "since", u.since.Format(time.RFC3339), "attempts", u.failures,
 			"next", u.last+1, "lag", u.lagLocked(), "err", err)
 	}
