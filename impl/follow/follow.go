@@ -51,9 +51,11 @@ const (
 const IdentityFile = "follower-keypair.json"
 
 // ErrCheats stops a follower whose leader wrote accounts without a transaction (surfnet_setAccount and the
-// like): those writes are not in the blocks, so no replay can reproduce them.
-var ErrCheats = errors.New("the leader used developer methods that write accounts without a transaction " +
-	"(surfnet_setAccount and the like); those writes are not in its blocks, so a follower cannot replay past them")
+// like, or a lazy fork's accounts fetched from its cluster): those writes are not in the blocks, so no replay can
+// reproduce them.
+var ErrCheats = errors.New("the leader wrote accounts without a transaction (developer methods such as " +
+	"surfnet_setAccount, or a lazy fork's fetched accounts); those writes are not in its blocks, so a follower " +
+	"cannot replay past them")
 
 // Config configures a follower.
 type Config struct {
