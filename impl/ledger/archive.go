@@ -112,12 +112,25 @@ func (l *Ledger) ArchivedBlock(slot uint64) (*BlockInfo, bool, error) {
 // archive's first block. As the reference, an archive that cannot be read leaves the local answer.
 func (l *Ledger) FirstAvailableBlockWithArchive() uint64 {
 	first := l.FirstAvailableBlock()
-	if a := l.archive(); a != nil {
-		if s, found, err := a.FirstBlock(); err == nil && found && s < first {
-			return s
-		}
+	e := l.archiveEntry()
+	if e == nil {
+		return first
 	}
-	return first
+	e.mu.Lock()
+	known, empty, archived := e.known, e.empty, e.first
+	e.mu.Unlock()
+	if !known || empty {
+		s, found, err := e.a.FirstBlock()
+		if err != nil || !found {
+			return first
+		}
+		// A first block, once there, stays: later calls need not ask.
+		e.mu.Lock()
+		e.known, e.empty, e.first, e.checked = true, false, s, time.Now()
+		e.mu.Unlock()
+		archived = s
+	}
+	return min(first, archived)
 }
 
 // archivedBlocks is the part of a getBlocks range below the first local block, from the archive: up to limit
