@@ -443,3 +443,32 @@ func leaderGenesis(t *testing.T, leader *node.Node) []byte {
 	}
 	return g.Config
 }
+
+// A follower more than the health slot distance behind its leader is unhealthy with the reference's error.
+func TestFollowerBehindIsUnhealthy(t *testing.T) {
+	t.Parallel()
+	leader := startLeader(t, t.TempDir(), -1)
+	t.Cleanup(func() { leader.Close(context.Background()) })
+	advance(t, leader, 2)
+	// Caught up, the follower waits an hour before it polls again: the leader moves on without it.
+	f, err := node.Start(node.Config{LedgerDir: t.TempDir(), RPCPort: -1, WSPort: -1, Logger: quiet, NoSnapshots: true,
+		Follow: &node.FollowOptions{URL: leader.HTTPURL, PollInterval: time.Hour},
+		Health: health.Config{PollInterval: 10 * time.Millisecond, SlotDistance: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close(context.Background()) })
+	caughtUp(t, leader, f)
+	advance(t, leader, 5)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		reply := call(t, f.HTTPURL, "getHealth")
+		if bytes.Contains(reply, []byte(`"code":-32005`)) && bytes.Contains(reply, []byte("Node is behind by 5 slots")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a follower 5 slots behind (distance 2) answers %s", reply)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
