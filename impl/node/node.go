@@ -266,7 +266,7 @@ func Start(cfg Config) (*Node, error) {
 	n.history, histStarted = hist, true
 	go func() { n.done <- serve(n.httpSrv.Server, httpLn) }()
 	go func() { n.done <- serve(n.wsSrv.Server, wsLn) }()
-	announce(cfg.Logger, g.IdentityPubkey(), g.HashString(), parts.info)
+	announce(cfg.Logger, identity, g.HashString(), parts.info)
 	return n, nil
 }
 
