@@ -205,18 +205,26 @@ func (l *Ledger) BlockRecords(start uint64, limit, maxBytes int) (blocks []RawBl
 			break
 		}
 		rb := RawBlock{Slot: s, Block: raw, Transactions: make([][]byte, len(info.Signatures))}
-		size += len(raw)
+		whole := true
 		for i, sig := range info.Signatures {
 			rec, found, err := l.st.GetTransaction(store.Signature(sig))
 			if err != nil {
 				return nil, 0, 0, nil, l.fault.report(err)
 			}
-			if !found || rec.Slot != s {
-				return nil, 0, 0, nil, l.fault.report(fmt.Errorf("ledger: transaction %s of block %d is missing", sig, s))
+			if !found || rec.Slot != s { // reverted or pruned under the read: not damage
+				whole = false
+				break
 			}
 			rb.Transactions[i] = rec.Data
 			size += len(rec.Data)
 		}
+		if !whole {
+			if len(blocks) == 0 {
+				return nil, 0, 0, nil, fmt.Errorf("ledger: the block of slot %d changed while it was read; ask again", s)
+			}
+			break
+		}
+		size += len(raw)
 		blocks = append(blocks, rb)
 	}
 	if s, found, err := l.CheatSlot(); err != nil {
