@@ -172,8 +172,12 @@ func (f *Follower) Identity() string { return f.self.PublicKey().String() }
 // Leader is the leader's URL.
 func (f *Follower) Leader() string { return f.cfg.Leader }
 
-// Run starts replaying the leader's blocks into l, a replica ledger opened with Start's settings.
-func (f *Follower) Run(l *ledger.Ledger) {
+// Run starts replaying the leader's blocks into l, a replica ledger opened with Start's settings; log (nil: the
+// Config's) is the node's log from then on, which may have grown a file since Prepare.
+func (f *Follower) Run(l *ledger.Ledger, log *slog.Logger) {
+	if log != nil {
+		f.log = log
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	f.l, f.cancel = l, cancel
 	go f.run(ctx)

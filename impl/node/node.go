@@ -224,7 +224,7 @@ func Start(cfg Config) (*Node, error) {
 	var d jsonrpc.Dispatcher = &rpcapi.Dispatcher{Handler: handler, Disabled: cfg.PubSub.DisabledMethods()}
 	if cfg.follower != nil {
 		d = cfg.follower.Dispatcher(d)
-		cfg.follower.Run(l)
+		cfg.follower.Run(l, cfg.Logger)
 	}
 	doc := []byte(rpcapi.OpenRPCDocument)
 
