@@ -119,8 +119,15 @@ func Prepare(ctx context.Context, cfg Config) (*Follower, error) {
 	var g rpcapi.GenesisRecord
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	if err := f.client.Call(rctx, "ledgerd_getGenesis", nil, &g); err != nil {
-		return nil, fmt.Errorf("following %s: ledgerd_getGenesis: %w", cfg.Leader, err)
+	if callErr := f.client.Call(rctx, "ledgerd_getGenesis", nil, &g); callErr != nil {
+		// A follower that already holds the chain starts without its leader, serves what it holds, and follows
+		// once the leader answers; a new one cannot.
+		if f.resume() == nil {
+			f.log.Warn("follower: the leader does not answer; serving this ledger until it does", "leader", cfg.Leader,
+				"err", callErr)
+			return f, nil
+		}
+		return nil, fmt.Errorf("following %s: ledgerd_getGenesis: %w", cfg.Leader, callErr)
 	}
 	config, err := base64.StdEncoding.DecodeString(g.Config)
 	if err != nil {
@@ -149,7 +156,31 @@ func Prepare(ctx context.Context, cfg Config) (*Follower, error) {
 	if g.GenesisSlot != nil {
 		f.start.GenesisSlot = *g.GenesisSlot
 	}
+	state, _ := json.Marshal(f.start)
+	if err := os.WriteFile(filepath.Join(cfg.Dir, StateFile), state, 0o644); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// StateFile keeps, in a follower's ledger directory, what it last read of its leader's genesis (Start), so that it
+// restarts while its leader is away.
+const StateFile = "follower.json"
+
+// resume readies a follower from its own directory: a ledger, the leader's genesis and the state file.
+func (f *Follower) resume() error {
+	if _, err := os.Stat(filepath.Join(f.cfg.Dir, "accounts")); err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(filepath.Join(f.cfg.Dir, StateFile))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, &f.start); err != nil {
+		return err
+	}
+	f.self, err = loadOrCreateIdentity(filepath.Join(f.cfg.Dir, IdentityFile))
+	return err
 }
 
 func loadOrCreateIdentity(path string) (core.Keypair, error) {

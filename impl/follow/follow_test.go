@@ -282,6 +282,21 @@ func TestFollowerResumesAfterLeaderReturns(t *testing.T) {
 	if !bytes.Contains(reply, []byte(`-32603`)) || !bytes.Contains(reply, []byte("did not answer")) {
 		t.Errorf("an airdrop while the leader is gone: %s", reply)
 	}
+	// Restarted while the leader is away, the follower serves what it holds.
+	fdir := f.Ledger.Genesis.Dir
+	if err := f.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := node.Start(node.Config{LedgerDir: fdir, RPCPort: -1, WSPort: -1, Logger: quiet, NoSnapshots: true,
+		Follow: &node.FollowOptions{URL: leader.HTTPURL, PollInterval: 5 * time.Millisecond, Timeout: 2 * time.Second},
+		Health: health.Config{PollInterval: 20 * time.Millisecond, StaleAfter: 300 * time.Millisecond}})
+	if err != nil {
+		t.Fatalf("a follower restarted while its leader is away: %v", err)
+	}
+	t.Cleanup(func() { f.Close(context.Background()) })
+	if reply := call(t, f.HTTPURL, "getBalance", alice.PublicKey().String()); !bytes.Contains(reply, []byte(`"value":1000000000`)) {
+		t.Errorf("reads of a follower restarted while the leader is gone: %s", reply)
+	}
 
 	var port0 int
 	fmt.Sscan(port, &port0)
