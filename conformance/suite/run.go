@@ -61,6 +61,9 @@ type Config struct {
 	Protocol   []ProtoCase // default: ProtocolCases()
 	HTTPClient *http.Client
 	Log        io.Writer // progress lines (nil: quiet)
+	// Prepared, when set, runs once the fixtures are prepared and before any case, with their variables: a test
+	// changes the node under the cases there (moves the fixtures' history to Bigtable). Its error ends the run.
+	Prepared func(ctx context.Context, vars Vars) error
 }
 
 func (c *Config) defaults() {
@@ -128,6 +131,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	rep := &Report{URL: cfg.URL, WSURL: cfg.WSURL, Strict: cfg.Strict, Started: start.UTC()}
 	rep.Setup = r.env.prepare(ctx, r.logf)
+	if cfg.Prepared != nil {
+		if err := cfg.Prepared(ctx, maps.Clone(r.env.vars)); err != nil {
+			return nil, fmt.Errorf("after the fixtures: %w", err)
+		}
+	}
 
 	selected := func(method string) bool { return cfg.Methods == nil || cfg.Methods.MatchString(method) }
 	byMethod := map[string]*MethodReport{}

@@ -43,8 +43,15 @@ func (l *Ledger) retention() *retention {
 // restoreKeep is how many slots below the tip a restart reads back (the blockhash queue, slot hashes and the
 // status cache are rebuilt from them), so pruning never reaches them.
 func (l *Ledger) restoreKeep() uint64 {
+	if k, ok := keepOverrides.Load(l); ok {
+		return k.(uint64)
+	}
 	return uint64(max(slotHashesKept, MaxRecentBlockhashes+int(l.depth)+1))
 }
+
+// keepOverrides lowers restoreKeep for one ledger. Only tests set it (export_test.go), to prune recent history
+// without producing the 512 slots a restart needs first.
+var keepOverrides sync.Map // *Ledger -> uint64
 
 // PruneHistory deletes the oldest local blocks, their transactions and signature-list entries until the kept
 // history fits maxShreds. uploaded, when not nil, is the newest slot long-term storage holds (the Bigtable
