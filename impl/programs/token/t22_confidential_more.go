@@ -42,6 +42,45 @@ func validAsWithheldDestination(ct []byte) error {
 	return nil
 }
 
+// withheldDestination is the destination of a withdrawal of encrypted withheld fees: a token
+// account of mint, not frozen, whose confidential extension takes credits. It returns the
+// account's view and that extension.
+func (e *exec) withheldDestination(dst *acctRef, mint core.Pubkey) (extState, []byte, error) {
+	if err := e.checkOwnedByProgram(dst); err != nil {
+		return extState{}, nil, err
+	}
+	ds, err := unpackPod(dst.mut(), kindAccount)
+	if err != nil {
+		return extState{}, nil, err
+	}
+	destination := readAccountPod(ds.base())
+	if destination.Mint != mint {
+		return extState{}, nil, tokenErr(MintMismatch)
+	}
+	if destination.State == StateFrozen {
+		return extState{}, nil, tokenErr(AccountFrozen)
+	}
+	dct, err := ds.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return extState{}, nil, err
+	}
+	if err := validAsWithheldDestination(dct); err != nil {
+		return extState{}, nil, err
+	}
+	return ds, dct, nil
+}
+
+// withheldKeysMatch checks a withdrawal's equality proof against its two keys: the mint's
+// withdraw-withheld ElGamal key (cfc, its ConfidentialTransferFeeConfig) and the destination's
+// (dct, its ConfidentialTransferAccount).
+func withheldKeysMatch(proof, cfc, dct []byte) error {
+	if !bytes.Equal(proof[:32], cfc[ctfWithheldKeyOff:ctfWithheldKeyOff+32]) ||
+		!bytes.Equal(proof[32:64], dct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
+		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	return nil
+}
+
 // withdrawWithheldAuthority is the mint's TransferFeeConfig withdraw-withheld authority.
 func withdrawWithheldAuthority(ms *extState) (core.Pubkey, error) {
 	v, err := ms.extension(ExtTransferFeeConfig)
@@ -92,30 +131,12 @@ func (e *exec) ctWithdrawWithheldFromMint(rest []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := e.checkOwnedByProgram(dst); err != nil {
-		return err
-	}
-	ds, err := unpackPod(dst.mut(), kindAccount)
+	_, dct, err := e.withheldDestination(dst, mintRef.key)
 	if err != nil {
 		return err
 	}
-	destination := readAccountPod(ds.base())
-	if destination.Mint != mintRef.key {
-		return tokenErr(MintMismatch)
-	}
-	if destination.State == StateFrozen {
-		return tokenErr(AccountFrozen)
-	}
-	dct, err := ds.extension(ExtConfidentialTransferAccount)
-	if err != nil {
+	if err := withheldKeysMatch(proof, cfc, dct); err != nil {
 		return err
-	}
-	if err := validAsWithheldDestination(dct); err != nil {
-		return err
-	}
-	if !bytes.Equal(proof[:32], cfc[ctfWithheldKeyOff:ctfWithheldKeyOff+32]) ||
-		!bytes.Equal(proof[32:64], dct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
-		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
 	}
 	if !bytes.Equal(proof[64:128], cfc[ctfWithheldAmountOff:ctfWithheldAmountOff+64]) {
 		return tokenErr(ConfidentialTransferBalanceMismatch)
@@ -194,34 +215,16 @@ func (e *exec) ctWithdrawWithheldFromAccounts(rest []byte) error {
 	if err := e.validateOwnerSigners(authority, authIdx, authIdx+1+numSigners); err != nil {
 		return err
 	}
-	if err := e.checkOwnedByProgram(dst); err != nil {
-		return err
-	}
-	ds, err := unpackPod(dst.mut(), kindAccount)
+	ds, dct, err := e.withheldDestination(dst, mintRef.key)
 	if err != nil {
-		return err
-	}
-	destination := readAccountPod(ds.base())
-	if destination.Mint != mintRef.key {
-		return tokenErr(MintMismatch)
-	}
-	if destination.State == StateFrozen {
-		return tokenErr(AccountFrozen)
-	}
-	dct, err := ds.extension(ExtConfidentialTransferAccount)
-	if err != nil {
-		return err
-	}
-	if err := validAsWithheldDestination(dct); err != nil {
 		return err
 	}
 	cfc, err := ms.extension(ExtConfidentialTransferFeeConfig)
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(proof[:32], cfc[ctfWithheldKeyOff:ctfWithheldKeyOff+32]) ||
-		!bytes.Equal(proof[32:64], dct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
-		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	if err := withheldKeysMatch(proof, cfc, dct); err != nil {
+		return err
 	}
 	aggregate := make([]byte, 64)
 	for i := authIdx + 1 + numSigners; i < e.numAccounts(); i++ {
