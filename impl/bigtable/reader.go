@@ -30,26 +30,17 @@ func (a *Archive) Block(slot uint64) (*ledger.BlockInfo, []*ledger.TxRecord, boo
 	if err != nil || !found {
 		return nil, nil, false, err
 	}
-	var info *ledger.BlockInfo
-	var txs []*ledger.TxRecord
-	if cell, ok := r[CellProto]; ok {
-		raw, err := decompressCell(cell)
-		if err == nil {
-			info, txs, err = DecodeBlock(slot, raw)
-		}
-		if err != nil {
-			return nil, nil, false, corrupt(TableBlocks, key, err)
-		}
-	} else if cell, ok := r[CellBin]; ok {
-		raw, err := decompressCell(cell)
-		if err == nil {
-			info, txs, err = decodeStoredBlock(slot, raw)
-		}
-		if err != nil {
-			return nil, nil, false, corrupt(TableBlocks, key, err)
-		}
-	} else {
-		return nil, nil, false, corrupt(TableBlocks, key, fmt.Errorf("row has neither a %q nor a %q cell", CellProto, CellBin))
+	raw, legacy, err := rowCell(r, TableBlocks, key)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	decode := DecodeBlock
+	if legacy {
+		decode = decodeStoredBlock
+	}
+	info, txs, err := decode(slot, raw)
+	if err != nil {
+		return nil, nil, false, corrupt(TableBlocks, key, err)
 	}
 	return info, txs, true, nil
 }
@@ -227,28 +218,32 @@ func (a *Archive) SignaturesForAddress(addr core.Pubkey, before, until *core.Sig
 
 // addrRowEntries decodes a tx-by-addr row: the protobuf cell, or the bincode one of older versions.
 func addrRowEntries(r row, key string) ([]AddrEntry, error) {
-	cell, proto := r[CellProto]
-	if !proto {
-		if cell, proto = r[CellBin]; !proto {
-			return nil, corrupt(TableTxByAddr, key, fmt.Errorf("row has neither a %q nor a %q cell", CellProto, CellBin))
-		}
-		raw, err := decompressCell(cell)
-		if err != nil {
-			return nil, corrupt(TableTxByAddr, key, err)
-		}
-		entries, err := decodeLegacyTxByAddr(raw)
-		if err != nil {
-			return nil, corrupt(TableTxByAddr, key, err)
-		}
-		return entries, nil
-	}
-	raw, err := decompressCell(cell)
+	raw, legacy, err := rowCell(r, TableTxByAddr, key)
 	if err != nil {
-		return nil, corrupt(TableTxByAddr, key, err)
+		return nil, err
 	}
-	entries, err := decodeTxByAddr(raw)
+	decode := decodeTxByAddr
+	if legacy {
+		decode = decodeLegacyTxByAddr
+	}
+	entries, err := decode(raw)
 	if err != nil {
 		return nil, corrupt(TableTxByAddr, key, err)
 	}
 	return entries, nil
+}
+
+// rowCell is the decompressed protobuf cell of a row of table, or its bincode cell (legacy) as older reference
+// versions wrote it.
+func rowCell(r row, table, key string) (raw []byte, legacy bool, err error) {
+	cell, ok := r[CellProto]
+	if !ok {
+		if cell, legacy = r[CellBin]; !legacy {
+			return nil, false, corrupt(table, key, fmt.Errorf("row has neither a %q nor a %q cell", CellProto, CellBin))
+		}
+	}
+	if raw, err = decompressCell(cell); err != nil {
+		return nil, false, corrupt(table, key, err)
+	}
+	return raw, legacy, nil
 }
