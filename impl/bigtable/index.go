@@ -150,6 +150,37 @@ func (r *bin) txError() (*runtime.TransactionError, error) {
 	return e, nil
 }
 
+// optTxError reads an Option<TransactionError>: nil for None.
+func (r *bin) optTxError() (*runtime.TransactionError, error) {
+	some, err := r.option()
+	if err != nil || !some {
+		return nil, err
+	}
+	return r.txError()
+}
+
+// optStr reads an Option<String>: nil for None.
+func (r *bin) optStr() (*string, error) {
+	some, err := r.option()
+	if err != nil || !some {
+		return nil, err
+	}
+	s, err := r.str()
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// optU64 reads an Option<u64>: 0 for None.
+func (r *bin) optU64() (uint64, error) {
+	some, err := r.option()
+	if err != nil || !some {
+		return 0, err
+	}
+	return r.u64()
+}
+
 func decodeTxInfo(b []byte) (*TxInfo, error) {
 	r := &bin{b: b}
 	t := &TxInfo{}
@@ -160,26 +191,13 @@ func decodeTxInfo(b []byte) (*TxInfo, error) {
 	if t.Index, err = r.u32(); err != nil {
 		return nil, err
 	}
-	some, err := r.option()
-	if err != nil {
+	if t.Err, err = r.optTxError(); err != nil {
 		return nil, err
-	}
-	if some {
-		if t.Err, err = r.txError(); err != nil {
-			return nil, err
-		}
 	}
 	// Rows from before memos were recorded end here.
 	if len(r.b) > 0 {
-		if some, err = r.option(); err != nil {
+		if t.Memo, err = r.optStr(); err != nil {
 			return nil, err
-		}
-		if some {
-			s, err := r.str()
-			if err != nil {
-				return nil, err
-			}
-			t.Memo = &s
 		}
 	}
 	return t, nil
@@ -420,27 +438,14 @@ func decodeLegacyTxByAddr(b []byte) ([]AddrEntry, error) {
 			return nil, err
 		}
 		copy(a.Signature[:], sig)
-		some, err := r.option()
-		if err != nil {
+		if a.Err, err = r.optTxError(); err != nil {
 			return nil, err
-		}
-		if some {
-			if a.Err, err = r.txError(); err != nil {
-				return nil, err
-			}
 		}
 		if a.Index, err = r.u32(); err != nil {
 			return nil, err
 		}
-		if some, err = r.option(); err != nil {
+		if a.Memo, err = r.optStr(); err != nil {
 			return nil, err
-		}
-		if some {
-			s, err := r.str()
-			if err != nil {
-				return nil, err
-			}
-			a.Memo = &s
 		}
 		out = append(out, a)
 	}
@@ -495,13 +500,8 @@ func decodeStoredBlock(slot uint64, b []byte) (*ledger.BlockInfo, []*ledger.TxRe
 			return nil, nil, fmt.Errorf("bigtable: transaction %s has no status metadata", tx.Signature())
 		}
 		meta := &ledger.TxMeta{}
-		if some, err = r.option(); err != nil {
+		if meta.Err, err = r.optTxError(); err != nil {
 			return nil, nil, err
-		}
-		if some {
-			if meta.Err, err = r.txError(); err != nil {
-				return nil, nil, err
-			}
 		}
 		if meta.Fee, err = r.u64(); err != nil {
 			return nil, nil, err
@@ -543,26 +543,15 @@ func decodeStoredBlock(slot uint64, b []byte) (*ledger.BlockInfo, []*ledger.TxRe
 		}
 		info.Rewards = append(info.Rewards, ledger.Reward{Pubkey: pk, Lamports: int64(lamports)})
 	}
-	some, err := r.option()
+	t, err := r.optU64()
 	if err != nil {
 		return nil, nil, err
 	}
-	if some {
-		t, err := r.u64()
-		if err != nil {
-			return nil, nil, err
-		}
-		info.BlockTime = int64(t)
-	}
+	info.BlockTime = int64(t)
 	// block_height came later: rows written before it end here.
 	if len(r.b) > 0 {
-		if some, err = r.option(); err != nil {
+		if info.BlockHeight, err = r.optU64(); err != nil {
 			return nil, nil, err
-		}
-		if some {
-			if info.BlockHeight, err = r.u64(); err != nil {
-				return nil, nil, err
-			}
 		}
 	}
 	info.Signatures = make([]core.Signature, len(txs))
