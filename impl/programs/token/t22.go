@@ -1404,32 +1404,13 @@ func (e *exec) reallocate2022(newTypes []ExtensionType) error {
 	if err != nil {
 		return err
 	}
-	if len(account.data) >= needed {
-		return nil
-	}
-	e.ctx.ProgramLog("account needs resize, +" + strconv.Itoa(needed-len(account.data)) + " bytes")
-	if err := account.resize(needed); err != nil {
-		return err
-	}
-	newReserve := e.ctx.Rent().MinimumBalance(uint64(needed))
 	var nativeAmount uint64
 	if a.IsNative.Some {
 		nativeAmount = a.Amount
 	}
-	currentReserve, err := subU64(account.lamports, nativeAmount)
-	if err != nil {
+	account, newReserve, grown, err := e.growAccount(account, payer, system.key, needed, nativeAmount)
+	if err != nil || !grown {
 		return err
-	}
-	if newReserve > currentReserve {
-		transfer := binary.LittleEndian.AppendUint64([]byte{2, 0, 0, 0}, newReserve-currentReserve)
-		if err := e.invoke(core.Instruction{ProgramID: system.key, Data: transfer, Accounts: []core.AccountMeta{
-			core.WritableSigner(payer.key), core.Writable(account.key),
-		}}); err != nil {
-			return err
-		}
-		if account, err = e.acct(0); err != nil {
-			return err
-		}
 	}
 	d := account.mut()
 	if err := setAccountType(d, kindAccount); err != nil {
@@ -1451,6 +1432,38 @@ func (e *exec) reallocate2022(newTypes []ExtensionType) error {
 		encodeAccount(d[:AccountSize], &a2, false)
 	}
 	return nil
+}
+
+// growAccount resizes the token account at instruction index 0 to needed bytes (nothing when
+// it is that long already), the payer funding through systemProgram what the larger
+// rent-exempt reserve lacks; held is what of its lamports is not reserve (a native account's
+// balance). It returns the account as it is after the transfer, the new reserve, and whether
+// the account grew.
+func (e *exec) growAccount(account, payer *acctRef, systemProgram core.Pubkey, needed int, held uint64) (*acctRef, uint64, bool, error) {
+	if len(account.data) >= needed {
+		return account, 0, false, nil
+	}
+	e.ctx.ProgramLog("account needs resize, +" + strconv.Itoa(needed-len(account.data)) + " bytes")
+	if err := account.resize(needed); err != nil {
+		return nil, 0, false, err
+	}
+	reserve := e.ctx.Rent().MinimumBalance(uint64(needed))
+	current, err := subU64(account.lamports, held)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if reserve > current {
+		transfer := binary.LittleEndian.AppendUint64([]byte{2, 0, 0, 0}, reserve-current)
+		if err := e.invoke(core.Instruction{ProgramID: systemProgram, Data: transfer, Accounts: []core.AccountMeta{
+			core.WritableSigner(payer.key), core.Writable(account.key),
+		}}); err != nil {
+			return nil, 0, false, err
+		}
+		if account, err = e.acct(0); err != nil {
+			return nil, 0, false, err
+		}
+	}
+	return account, reserve, true, nil
 }
 
 // unpackAccountStrictWithExtensions is StateWithExtensions::<Account>::unpack: the base

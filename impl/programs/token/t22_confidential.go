@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/gtank/ristretto255"
 
@@ -227,23 +226,9 @@ func (e *exec) growForConfidential(account, payer *acctRef) error {
 	if err != nil {
 		return err
 	}
-	if len(account.data) >= needed {
-		return nil
-	}
-	e.ctx.ProgramLog("account needs resize, +" + strconv.Itoa(needed-len(account.data)) + " bytes")
-	if err := account.resize(needed); err != nil {
+	account, _, grown, err := e.growAccount(account, payer, core.SystemProgramID, needed, 0)
+	if err != nil || !grown {
 		return err
-	}
-	if reserve := e.ctx.Rent().MinimumBalance(uint64(needed)); reserve > account.lamports {
-		transfer := binary.LittleEndian.AppendUint64([]byte{2, 0, 0, 0}, reserve-account.lamports)
-		if err := e.invoke(core.Instruction{ProgramID: core.SystemProgramID, Data: transfer, Accounts: []core.AccountMeta{
-			core.WritableSigner(payer.key), core.Writable(account.key),
-		}}); err != nil {
-			return err
-		}
-		if account, err = e.acct(0); err != nil {
-			return err
-		}
 	}
 	return setAccountType(account.mut(), kindAccount)
 }
