@@ -134,6 +134,47 @@ func verifyPubkeyValidity(t *transcript, pubkey *point, proof []byte) error {
 	}())
 }
 
+// equalityChallenges replays what the two equality proofs share after their public inputs:
+// the points ys (Y_0, Y_1, ...), the challenge c, the responses zs (z_s, z_x, z_r) and the
+// challenge w. It returns the challenges and the points decompressed.
+func equalityChallenges(t *transcript, ys []*point, zs []*ristretto255.Scalar) (ch, w *ristretto255.Scalar, Y []*ristretto255.Element, err error) {
+	for i, label := range []string{"Y_0", "Y_1", "Y_2", "Y_3"}[:len(ys)] {
+		if err := t.validateAndAppendPoint(label, ys[i]); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	ch = t.challengeScalar("c")
+	t.appendScalar("z_s", zs[0])
+	t.appendScalar("z_x", zs[1])
+	t.appendScalar("z_r", zs[2])
+	w = t.challengeScalar("w")
+	if Y, err = decompressAll(ys...); err != nil {
+		return nil, nil, nil, err
+	}
+	return ch, w, Y, nil
+}
+
+// addEqualityTerms adds the equations the two equality proofs share, of the ciphertext c under
+// the key P and a commitment C to the same amount x (a Pedersen commitment, or a second
+// ciphertext's): z_s*P = ch*H + Y_0 (the key's secret s), w*(z_x*G + z_s*D) = w*(ch*c.C + Y_1)
+// (the ciphertext opens to x) and w^2*(z_x*G + z_r*H) = w^2*(ch*C + Y_2) (so does C).
+func addEqualityTerms(m *msm, ch, w *ristretto255.Scalar, zs []*ristretto255.Scalar, P *ristretto255.Element, c groupedCiphertext, C *ristretto255.Element, Y []*ristretto255.Element) {
+	zS, zX, zR := zs[0], zs[1], zs[2]
+	ww := mul(w, w)
+	G, H := basepoint, pedersenH()
+	m.add(zS, P)
+	m.add(neg(ch), H)
+	m.add(neg(scalarOne), Y[0])
+	m.add(mul(w, zX), G)
+	m.add(mul(w, zS), c.d[0])
+	m.add(neg(mul(w, ch)), c.c)
+	m.add(neg(w), Y[1])
+	m.add(mul(ww, zX), G)
+	m.add(mul(ww, zR), H)
+	m.add(neg(mul(ww, ch)), C)
+	m.add(neg(ww), Y[2])
+}
+
 // verifyCiphertextCiphertextEquality checks that two ciphertexts under two keys encrypt the
 // same amount.
 func verifyCiphertextCiphertextEquality(t *transcript, ctx []byte, proof []byte) error {
@@ -169,36 +210,15 @@ func verifyCiphertextCiphertextEquality(t *transcript, ctx []byte, proof []byte)
 		t.appendMessage("first-ciphertext", ct1)
 		t.appendMessage("second-ciphertext", ct2)
 		t.domainSeparator("ciphertext-ciphertext-equality-proof")
-		for i, label := range []string{"Y_0", "Y_1", "Y_2", "Y_3"} {
-			if err := t.validateAndAppendPoint(label, ys[i]); err != nil {
-				return err
-			}
-		}
-		ch := t.challengeScalar("c")
-		zS, zX, zR := zs[0], zs[1], zs[2]
-		t.appendScalar("z_s", zS)
-		t.appendScalar("z_x", zX)
-		t.appendScalar("z_r", zR)
-		w := t.challengeScalar("w")
-		ww := mul(w, w)
-		www := mul(w, ww)
-		Y, err := decompressAll(ys...)
+		ch, w, Y, err := equalityChallenges(t, ys, zs)
 		if err != nil {
 			return err
 		}
-		G, H := basepoint, pedersenH()
 		var m msm
-		m.add(zS, P1)
-		m.add(neg(ch), H)
-		m.add(neg(scalarOne), Y[0])
-		m.add(mul(w, zX), G)
-		m.add(mul(w, zS), c1.d[0])
-		m.add(neg(mul(w, ch)), c1.c)
-		m.add(neg(w), Y[1])
-		m.add(mul(ww, zX), G)
-		m.add(mul(ww, zR), H)
-		m.add(neg(mul(ww, ch)), c2.c)
-		m.add(neg(ww), Y[2])
+		addEqualityTerms(&m, ch, w, zs, P1, c1, c2.c, Y)
+		// The second ciphertext's handle under the second key, with the same opening.
+		zR := zs[2]
+		www := mul(w, mul(w, w))
 		m.add(mul(www, zR), P2)
 		m.add(neg(mul(www, ch)), c2.d[0])
 		m.add(neg(www), Y[3])
@@ -235,35 +255,12 @@ func verifyCiphertextCommitmentEquality(t *transcript, ctx []byte, proof []byte)
 		t.appendMessage("ciphertext", ct)
 		t.appendMessage("commitment", cm[:])
 		t.domainSeparator("ciphertext-commitment-equality-proof")
-		for i, label := range []string{"Y_0", "Y_1", "Y_2"} {
-			if err := t.validateAndAppendPoint(label, ys[i]); err != nil {
-				return err
-			}
-		}
-		ch := t.challengeScalar("c")
-		zS, zX, zR := zs[0], zs[1], zs[2]
-		t.appendScalar("z_s", zS)
-		t.appendScalar("z_x", zX)
-		t.appendScalar("z_r", zR)
-		w := t.challengeScalar("w")
-		ww := mul(w, w)
-		Y, err := decompressAll(ys...)
+		ch, w, Y, err := equalityChallenges(t, ys, zs)
 		if err != nil {
 			return err
 		}
-		G, H := basepoint, pedersenH()
 		var m msm
-		m.add(zS, P)
-		m.add(neg(ch), H)
-		m.add(neg(scalarOne), Y[0])
-		m.add(mul(w, zX), G)
-		m.add(mul(w, zS), c.d[0])
-		m.add(neg(mul(w, ch)), c.c)
-		m.add(neg(w), Y[1])
-		m.add(mul(ww, zX), G)
-		m.add(mul(ww, zR), H)
-		m.add(neg(mul(ww, ch)), C2)
-		m.add(neg(ww), Y[2])
+		addEqualityTerms(&m, ch, w, zs, P, c, C2, Y)
 		return relation(&m)
 	}())
 }
