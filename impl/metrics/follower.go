@@ -30,9 +30,5 @@ func (c *followerCollector) Collect(ch chan<- prometheus.Metric) {
 	if ok {
 		ch <- prometheus.MustNewConstMetric(followerLagDesc, prometheus.GaugeValue, float64(lag))
 	}
-	v := 0.0
-	if stopped {
-		v = 1
-	}
-	ch <- prometheus.MustNewConstMetric(followerStoppedDesc, prometheus.GaugeValue, v)
+	ch <- flag(followerStoppedDesc, stopped)
 }

@@ -225,9 +225,14 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(descFaucet, prometheus.GaugeValue, float64(lamports))
 	}
-	fault := 0.0
-	if l.StorageFault() != nil {
-		fault = 1
+	ch <- flag(descFault, l.StorageFault() != nil)
+}
+
+// flag is a gauge of 1 while on holds, else 0.
+func flag(desc *prometheus.Desc, on bool) prometheus.Metric {
+	v := 0.0
+	if on {
+		v = 1
 	}
-	ch <- prometheus.MustNewConstMetric(descFault, prometheus.GaugeValue, fault)
+	return prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, v)
 }

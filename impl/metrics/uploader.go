@@ -35,11 +35,7 @@ func (c *uploaderCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *uploaderCollector) Collect(ch chan<- prometheus.Metric) {
 	lag, failing, slots, txs := c.state()
 	ch <- prometheus.MustNewConstMetric(uploaderLagDesc, prometheus.GaugeValue, float64(lag))
-	v := 0.0
-	if failing {
-		v = 1
-	}
-	ch <- prometheus.MustNewConstMetric(uploaderFailingDesc, prometheus.GaugeValue, v)
+	ch <- flag(uploaderFailingDesc, failing)
 	ch <- prometheus.MustNewConstMetric(uploaderSlotsDesc, prometheus.CounterValue, float64(slots))
 	ch <- prometheus.MustNewConstMetric(uploaderTxsDesc, prometheus.CounterValue, float64(txs))
 }
