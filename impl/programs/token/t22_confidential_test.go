@@ -5,12 +5,10 @@ package token_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"io"
 	"maps"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -21,6 +19,7 @@ import (
 	"github.com/gtank/ristretto255"
 
 	"ledgerd/conformance/npmdeps"
+	"ledgerd/conformance/realelf"
 	"ledgerd/impl/core"
 	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/programs/token"
@@ -367,85 +366,34 @@ func normalizedLogs(logs []string) []string {
 // every step.
 func compareWithLiteSVM(t *testing.T, steps []flowStep, contextAccounts, watch []core.Pubkey, extra ...core.Pubkey) {
 	t.Helper()
-	parity, err := filepath.Abs(filepath.Join("..", "..", "..", "conformance", "parity"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	npmdeps.Install(t, parity, filepath.Join(parity, ".npm-ci.lock"))
-	type acct struct {
-		Address    string `json:"address"`
-		Lamports   string `json:"lamports"`
-		Owner      string `json:"owner"`
-		Executable bool   `json:"executable"`
-		Data       string `json:"data"`
-	}
-	var initial []acct
+	var initial []realelf.Account
 	for _, k := range []core.Keypair{payer, alice, bob, carol, freezer, other} {
-		initial = append(initial, acct{k.PublicKey().String(), "10000000000", core.SystemProgramID.String(), false, ""})
+		initial = append(initial, realelf.Account{Address: k.PublicKey(), Lamports: 10_000_000_000, Owner: core.SystemProgramID})
 	}
 	// Accounts the test set up outside transactions, as they were at the start.
 	for _, k := range extra {
 		a := steps[0].accs[k]
-		initial = append(initial, acct{k.String(), strconv.FormatUint(a.Lamports, 10), a.Owner.String(), a.Executable,
-			base64.StdEncoding.EncodeToString(a.Data)})
+		initial = append(initial, realelf.Account{Address: k, Lamports: a.Lamports, Owner: a.Owner, Executable: a.Executable, Data: a.Data})
 		watch = append(watch, k)
 	}
 	for _, k := range contextAccounts {
 		watch = append(watch, k)
-		initial = append(initial, acct{k.String(), "1000000000", zkproof.ProgramID.String(), false,
-			base64.StdEncoding.EncodeToString(make([]byte, len(steps[len(steps)-1].accs[k].Data)))})
+		initial = append(initial, realelf.Account{Address: k, Lamports: 1_000_000_000, Owner: zkproof.ProgramID,
+			Data: make([]byte, len(steps[len(steps)-1].accs[k].Data))})
 	}
-	watchKeys := make([]string, len(watch))
-	for i, k := range watch {
-		watchKeys[i] = k.String()
-	}
-	type stepJSON struct {
-		Name  string   `json:"name"`
-		Tx    string   `json:"tx"`
-		Watch []string `json:"watch"`
-	}
-	var js []stepJSON
+	sc := realelf.Scenario{Name: "confidential", Accounts: initial}
 	for i, st := range steps {
-		js = append(js, stepJSON{strconv.Itoa(i), base64.StdEncoding.EncodeToString(st.tx), watchKeys})
+		tx, err := core.DecodeTransaction(st.tx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Steps = append(sc.Steps, realelf.Step{Name: strconv.Itoa(i), Tx: tx, Watch: watch})
 	}
-	corpus, err := json.Marshal(map[string]any{"unixTimestamp": "0", "scenarios": []any{map[string]any{
-		"name": "confidential", "accounts": initial, "steps": js}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "corpus.json")
-	if err := os.WriteFile(path, corpus, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", "litesvm_run.mjs", path)
-	cmd.Dir = parity
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("litesvm_run.mjs: %v", err)
-	}
-	var results []struct {
-		Steps []struct {
-			ErrDebug *string  `json:"errDebug"`
-			Err      any      `json:"err"`
-			Logs     []string `json:"logs"`
-			Accounts []struct {
-				Address  string `json:"address"`
-				Exists   bool   `json:"exists"`
-				Lamports string `json:"lamports"`
-				Owner    string `json:"owner"`
-				Data     string `json:"data"`
-			} `json:"accounts"`
-		} `json:"steps"`
-	}
-	if err := json.Unmarshal(out, &results); err != nil || len(results) != 1 || len(results[0].Steps) != len(steps) {
-		t.Fatalf("LiteSVM results: %v", err)
-	}
-	for i, l := range results[0].Steps {
+	for i, l := range realelf.LiteSVM(t).Run(sc)[0] {
 		st := steps[i]
-		lerr := "<nil>"
-		if l.Err != nil {
-			b, _ := json.Marshal(l.Err)
-			lerr = string(b)
+		lerr := string(l.Err)
+		if l.Succeeded() {
+			lerr = "<nil>"
 		}
 		if got := runtimetest.ErrString(st.res.Err); got != lerr {
 			t.Errorf("step %d: ledgerd %s, LiteSVM %s", i, got, lerr)
@@ -454,7 +402,7 @@ func compareWithLiteSVM(t *testing.T, steps []flowStep, contextAccounts, watch [
 			t.Errorf("step %d logs:\nledgerd %q\nLiteSVM %q", i, g, w)
 		}
 		for _, la := range l.Accounts {
-			k := core.MustParsePubkey(la.Address)
+			k := la.Address
 			ga, ok := st.accs[k]
 			if !ok && slices.Contains(contextAccounts, k) {
 				continue // not yet made on ledgerd's side; LiteSVM holds it from the start
@@ -467,10 +415,9 @@ func compareWithLiteSVM(t *testing.T, steps []flowStep, contextAccounts, watch [
 			if !exists {
 				continue
 			}
-			data, _ := base64.StdEncoding.DecodeString(la.Data)
-			if strconv.FormatUint(ga.Lamports, 10) != la.Lamports || ga.Owner.String() != la.Owner || !bytes.Equal(ga.Data, data) {
-				t.Errorf("step %d: %s is %d lamports, owner %s, data %x on ledgerd; %s, %s, %x on LiteSVM", i, k,
-					ga.Lamports, ga.Owner, ga.Data, la.Lamports, la.Owner, data)
+			if ga.Lamports != la.Lamports || ga.Owner != la.Owner || !bytes.Equal(ga.Data, la.Data) {
+				t.Errorf("step %d: %s is %d lamports, owner %s, data %x on ledgerd; %d, %s, %x on LiteSVM", i, k,
+					ga.Lamports, ga.Owner, ga.Data, la.Lamports, la.Owner, la.Data)
 			}
 		}
 	}
