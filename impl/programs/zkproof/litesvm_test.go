@@ -4,17 +4,13 @@ package zkproof
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"maps"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
-	"ledgerd/conformance/npmdeps"
+	"ledgerd/conformance/realelf"
 	"ledgerd/impl/core"
 	"ledgerd/impl/programs/computebudget"
 	"ledgerd/impl/runtime"
@@ -27,19 +23,12 @@ import (
 func TestLiteSVMParity(t *testing.T) {
 	vs := freshVectors(t)
 	payer := core.KeypairFromSeed([32]byte{1})
-	type acct struct {
-		Address    string `json:"address"`
-		Lamports   string `json:"lamports"`
-		Owner      string `json:"owner"`
-		Executable bool   `json:"executable"`
-		Data       string `json:"data"`
+	type ours struct {
+		logs []string
+		cu   uint64
 	}
-	type step struct {
-		Name string `json:"name"`
-		Tx   string `json:"tx"`
-	}
-	var steps []step
-	var ours []map[string]any
+	var results []ours
+	sc := realelf.Scenario{Name: "zk", Accounts: []realelf.Account{{Address: payer.PublicKey(), Lamports: 10_000_000_000, Owner: core.SystemProgramID}}}
 	accts := runtime.MapSource{
 		payer.PublicKey():           {Lamports: 1e10, Owner: core.SystemProgramID},
 		core.ComputeBudgetProgramID: {Lamports: 1, Owner: core.NativeLoaderProgramID, Executable: true, Data: []byte("compute_budget_program")},
@@ -63,30 +52,16 @@ func TestLiteSVMParity(t *testing.T) {
 				t.Fatal(err)
 			}
 			tx, _ := core.NewSignedTransaction(msg, payer)
-			wire, _ := tx.MarshalBinary()
-			steps = append(steps, step{Name: v.Name + "/" + strconv.Itoa(pos), Tx: base64.StdEncoding.EncodeToString(wire)})
+			sc.Steps = append(sc.Steps, realelf.Step{Name: v.Name + "/" + strconv.Itoa(pos), Tx: tx})
 			env := runtime.DefaultEnv(msg.RecentBlockhash, runtime.NewRegistry(Module, computebudget.Module))
 			res := runtime.Execute(env, accts, tx, runtime.Options{})
-			ours = append(ours, map[string]any{"name": v.Name + "/" + strconv.Itoa(pos), "logs": res.Logs, "cu": res.ComputeUnitsConsumed})
+			results = append(results, ours{res.Logs, res.ComputeUnitsConsumed})
 		}
 	}
-	corpus := map[string]any{"unixTimestamp": "0", "scenarios": []any{map[string]any{"name": "zk",
-		"accounts": []acct{{payer.PublicKey().String(), "10000000000", core.SystemProgramID.String(), false, ""}},
-		"steps":    steps}}}
-	out := runLiteSVM(t, corpus)
-	var results []struct {
-		Steps []struct {
-			Logs         []string    `json:"logs"`
-			ComputeUnits json.Number `json:"computeUnits"`
-		} `json:"steps"`
-	}
-	if err := json.Unmarshal(out, &results); err != nil || len(results) != 1 || len(results[0].Steps) != len(ours) {
-		t.Fatalf("LiteSVM results: %v", err)
-	}
-	for i, l := range results[0].Steps {
-		o := ours[i]
-		if !slices.Equal(o["logs"].([]string), l.Logs) || strconv.FormatUint(o["cu"].(uint64), 10) != l.ComputeUnits.String() {
-			t.Errorf("%s: ledgerd %q %v units, LiteSVM %q %s units", o["name"], o["logs"], o["cu"], l.Logs, l.ComputeUnits)
+	for i, l := range realelf.LiteSVM(t).Run(sc)[0] {
+		o := results[i]
+		if !slices.Equal(o.logs, l.Logs) || o.cu != l.ComputeUnits {
+			t.Errorf("%s: ledgerd %q %v units, LiteSVM %q %d units", sc.Steps[i].Name, o.logs, o.cu, l.Logs, l.ComputeUnits)
 		}
 	}
 }
@@ -140,18 +115,12 @@ func TestLiteSVMParityContextState(t *testing.T) {
 		{verify([]byte{byte(ZeroCiphertext), 8, 0, 0, 0}, core.Readonly(holder)), nil},
 		{verify([]byte{byte(ZeroCiphertext), 7, 0, 0, 0}, core.Readonly(holder), core.Writable(holder), core.Readonly(A)), nil},
 	}
-	type stepJSON struct {
-		Name  string   `json:"name"`
-		Tx    string   `json:"tx"`
-		Watch []string `json:"watch"`
+	sc := realelf.Scenario{Name: "context-state"}
+	for k, a := range initial {
+		sc.Accounts = append(sc.Accounts, realelf.Account{Address: k, Lamports: a.Lamports, Owner: a.Owner, Data: a.Data})
 	}
-	var js []stepJSON
 	var results []*runtime.Result
 	var snapshots []runtime.MapSource
-	watchKeys := make([]string, len(watch))
-	for i, k := range watch {
-		watchKeys[i] = k.String()
-	}
 	for i, st := range steps {
 		msg, err := core.CompileLegacyMessage(P, []core.Instruction{st.ix}, core.HashBytes([]byte{byte(i)}))
 		if err != nil {
@@ -165,90 +134,28 @@ func TestLiteSVMParityContextState(t *testing.T) {
 		accts.Apply(res.Writes)
 		results = append(results, res)
 		snapshots = append(snapshots, maps.Clone(accts))
-		js = append(js, stepJSON{strconv.Itoa(i), base64.StdEncoding.EncodeToString(tx.Serialize()), watchKeys})
+		sc.Steps = append(sc.Steps, realelf.Step{Name: strconv.Itoa(i), Tx: tx, Watch: watch})
 	}
-	type acctJSON struct {
-		Address    string `json:"address"`
-		Lamports   string `json:"lamports"`
-		Owner      string `json:"owner"`
-		Executable bool   `json:"executable"`
-		Data       string `json:"data"`
-	}
-	var accounts []acctJSON
-	for k, a := range initial {
-		accounts = append(accounts, acctJSON{k.String(), strconv.FormatUint(a.Lamports, 10), a.Owner.String(), false,
-			base64.StdEncoding.EncodeToString(a.Data)})
-	}
-	out := runLiteSVM(t, map[string]any{"unixTimestamp": "0", "scenarios": []any{map[string]any{
-		"name": "context-state", "accounts": accounts, "steps": js}}})
-	var lite []struct {
-		Steps []struct {
-			Err          any         `json:"err"`
-			Logs         []string    `json:"logs"`
-			ComputeUnits json.Number `json:"computeUnits"`
-			Accounts     []struct {
-				Address  string `json:"address"`
-				Exists   bool   `json:"exists"`
-				Lamports string `json:"lamports"`
-				Owner    string `json:"owner"`
-				Data     string `json:"data"`
-			} `json:"accounts"`
-		} `json:"steps"`
-	}
-	if err := json.Unmarshal(out, &lite); err != nil || len(lite) != 1 || len(lite[0].Steps) != len(steps) {
-		t.Fatalf("LiteSVM results: %v", err)
-	}
-	for i, l := range lite[0].Steps {
+	for i, l := range realelf.LiteSVM(t).Run(sc)[0] {
 		res := results[i]
-		lerr := "<nil>"
-		if l.Err != nil {
-			b, _ := json.Marshal(l.Err)
-			lerr = string(b)
-		}
-		gerr := "<nil>"
+		lerr := string(l.Err)
+		gerr := "null"
 		if res.Err != nil {
 			b, _ := json.Marshal(res.Err)
 			gerr = string(b)
 		}
-		if gerr != lerr || !slices.Equal(res.Logs, l.Logs) || strconv.FormatUint(res.ComputeUnitsConsumed, 10) != l.ComputeUnits.String() {
-			t.Errorf("step %d: ledgerd %s %q %d units; LiteSVM %s %q %s units", i, gerr, res.Logs, res.ComputeUnitsConsumed,
+		if gerr != lerr || !slices.Equal(res.Logs, l.Logs) || res.ComputeUnitsConsumed != l.ComputeUnits {
+			t.Errorf("step %d: ledgerd %s %q %d units; LiteSVM %s %q %d units", i, gerr, res.Logs, res.ComputeUnitsConsumed,
 				lerr, l.Logs, l.ComputeUnits)
 		}
 		for _, la := range l.Accounts {
-			k := core.MustParsePubkey(la.Address)
+			k := la.Address
 			ga, ok := snapshots[i][k]
 			exists := ok && (ga.Lamports > 0 || len(ga.Data) > 0)
-			data, _ := base64.StdEncoding.DecodeString(la.Data)
-			if exists != la.Exists || exists && (strconv.FormatUint(ga.Lamports, 10) != la.Lamports || ga.Owner.String() != la.Owner ||
-				!bytes.Equal(ga.Data, data)) {
-				t.Errorf("step %d: %s is %v %d %s %x on ledgerd; %v %s %s %x on LiteSVM", i, k, exists, ga.Lamports, ga.Owner, ga.Data,
-					la.Exists, la.Lamports, la.Owner, data)
+			if exists != la.Exists || exists && (ga.Lamports != la.Lamports || ga.Owner != la.Owner || !bytes.Equal(ga.Data, la.Data)) {
+				t.Errorf("step %d: %s is %v %d %s %x on ledgerd; %v %d %s %x on LiteSVM", i, k, exists, ga.Lamports, ga.Owner, ga.Data,
+					la.Exists, la.Lamports, la.Owner, la.Data)
 			}
 		}
 	}
-}
-
-// runLiteSVM runs a corpus through conformance/parity's LiteSVM runner and returns its output.
-func runLiteSVM(t *testing.T, corpus map[string]any) []byte {
-	t.Helper()
-	b, err := json.Marshal(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "corpus.json")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	parity, err := filepath.Abs(filepath.Join("..", "..", "..", "conformance", "parity"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	npmdeps.Install(t, parity, filepath.Join(parity, ".npm-ci.lock"))
-	cmd := exec.Command("node", "litesvm_run.mjs", path)
-	cmd.Dir = parity
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("litesvm_run.mjs: %v", err)
-	}
-	return out
 }
