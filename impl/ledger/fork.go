@@ -198,15 +198,10 @@ const MaxForkBatch = 100
 func (f *fork) fetchOnce(ctx context.Context, want []core.Pubkey) (deps []core.Pubkey, err error) {
 	for start := 0; start < len(want); start += MaxForkBatch {
 		chunk := want[start:min(start+MaxForkBatch, len(want))]
-		f.requests.Add(1)
-		accts, err := f.src.Accounts(ctx, chunk)
-		if err == nil && len(accts) != len(chunk) {
-			err = fmt.Errorf("%d accounts answered for %d asked", len(accts), len(chunk))
-		}
+		accts, err := f.request(ctx, chunk)
 		if err != nil {
-			return nil, &ForkError{Source: f.src.String(), Err: err}
+			return nil, err
 		}
-		f.fetched.Add(uint64(len(chunk)))
 		f.mu.Lock()
 		for i, k := range chunk {
 			a := deployable(accts[i])
@@ -225,6 +220,20 @@ func (f *fork) fetchOnce(ctx context.Context, want []core.Pubkey) (deps []core.P
 		f.mu.Unlock()
 	}
 	return deps, nil
+}
+
+// request asks the remote for chunk (at most MaxForkBatch keys), counted: one account, or nil, per key.
+func (f *fork) request(ctx context.Context, chunk []core.Pubkey) ([]*runtime.Account, error) {
+	f.requests.Add(1)
+	accts, err := f.src.Accounts(ctx, chunk)
+	if err == nil && len(accts) != len(chunk) {
+		err = fmt.Errorf("%d accounts answered for %d asked", len(accts), len(chunk))
+	}
+	if err != nil {
+		return nil, &ForkError{Source: f.src.String(), Err: err}
+	}
+	f.fetched.Add(uint64(len(chunk)))
+	return accts, nil
 }
 
 // unknown returns the distinct keys of keys that are neither settled, fetched, offline, sysvars, nor held by the
@@ -536,15 +545,10 @@ func (l *Ledger) ForkFresh(keys []core.Pubkey) (map[core.Pubkey]runtime.Account,
 		var deps []core.Pubkey
 		for start := 0; start < len(want); start += MaxForkBatch {
 			chunk := want[start:min(start+MaxForkBatch, len(want))]
-			f.requests.Add(1)
-			accts, err := f.src.Accounts(ctx, chunk)
-			if err == nil && len(accts) != len(chunk) {
-				err = fmt.Errorf("%d accounts answered for %d asked", len(accts), len(chunk))
-			}
+			accts, err := f.request(ctx, chunk)
 			if err != nil {
-				return nil, &ForkError{Source: f.src.String(), Err: err}
+				return nil, err
 			}
-			f.fetched.Add(uint64(len(chunk)))
 			f.mu.Lock()
 			for i, k := range chunk {
 				if a := deployable(accts[i]); a != nil && !f.offlineOwners[a.Owner] {
