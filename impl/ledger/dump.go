@@ -15,8 +15,10 @@ import (
 // `--snapshot DIR` starts a node from it. A pebble checkpoint is exact by construction (the very bytes the node
 // reads, nothing re-encoded that a format change could lose) and cheap: its table files are hard links.
 
-// dumpFiles are the files of the ledger directory a dump carries besides the store.
-var dumpFiles = []string{GenesisFile, IdentityFile, FaucetFile, VoteFile, StakeFile}
+// DirFiles are the files of a ledger directory besides its store, which a dump and a snapshot of impl/snapshot
+// carry beside the store's checkpoint, so that either is a ledger directory of the same chain and the same
+// validator (the identity votes with the genesis vote account).
+var DirFiles = []string{GenesisFile, IdentityFile, FaucetFile, VoteFile, StakeFile}
 
 // DumpState ends the working slot, so the dump holds everything processed, and writes the chain into dir, which
 // must not exist yet (its parents are created). It returns the absolute path written and the newest slot it holds.
@@ -59,19 +61,34 @@ func (l *Ledger) writeDump(path string) error {
 	if err := l.st.Checkpoint(filepath.Join(path, "accounts")); err != nil {
 		return err
 	}
-	for _, name := range dumpFiles {
-		if err := copyDumpFile(filepath.Join(l.cfg.Dir, name), filepath.Join(path, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := CopyDirFiles(l.cfg.Dir, path); err != nil {
+		return err
+	}
+	return SyncDir(path)
+}
+
+// CopyDirFiles copies the DirFiles the ledger directory src holds into dst (those it lacks are skipped).
+func CopyDirFiles(src, dst string) error {
+	for _, name := range DirFiles {
+		if err := CopyFile(filepath.Join(src, name), filepath.Join(dst, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
 	}
-	d, err := os.Open(path)
+	return nil
+}
+
+// SyncDir syncs the directory dir, so the entries written into it last.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
 	return errors.Join(d.Sync(), d.Close())
 }
 
-func copyDumpFile(src, dst string) error {
+// CopyFile copies src to dst, which must not exist, synced, keeping its permission bits: keypair files stay
+// private.
+func CopyFile(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err

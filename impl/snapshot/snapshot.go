@@ -22,7 +22,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -53,10 +52,6 @@ const DirName = "snapshots"
 
 // storeDir is where ledger.Open keeps its database under the ledger directory.
 const storeDir = "accounts"
-
-// genesisFiles are the files of the ledger directory a snapshot carries, so that it is a ledger directory of
-// the same chain and the same validator (the identity votes with the genesis vote account).
-var genesisFiles = []string{ledger.GenesisFile, ledger.IdentityFile, ledger.FaucetFile, ledger.VoteFile, ledger.StakeFile}
 
 // Kind tells full and incremental snapshots apart.
 type Kind uint8
@@ -393,7 +388,7 @@ func (s *Snapshotter) take(j job) (*Info, error) {
 	if err := os.Rename(tmp, info.Path); err != nil {
 		return nil, errors.Join(err, os.RemoveAll(tmp))
 	}
-	if err := syncDir(s.cfg.Dir); err != nil {
+	if err := ledger.SyncDir(s.cfg.Dir); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -418,13 +413,10 @@ func (s *Snapshotter) write(dir string) error {
 	if err := s.l.Store().Checkpoint(filepath.Join(dir, storeDir)); err != nil {
 		return err
 	}
-	for _, name := range genesisFiles {
-		err := copyFile(filepath.Join(s.cfg.LedgerDir, name), filepath.Join(dir, name))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
+	if err := ledger.CopyDirFiles(s.cfg.LedgerDir, dir); err != nil {
+		return err
 	}
-	return syncDir(dir)
+	return ledger.SyncDir(dir)
 }
 
 // retain splits infos (sorted as List) into those to keep and those to remove: the newest maxFull full
@@ -525,7 +517,7 @@ func Restore(path, ledgerDir string, replace bool) (string, error) {
 	if err := os.Rename(tmp, ledgerDir); err != nil {
 		return "", err
 	}
-	return src, syncDir(filepath.Dir(ledgerDir))
+	return src, ledger.SyncDir(filepath.Dir(ledgerDir))
 }
 
 // copyTree copies the regular files and directories under src into dst. Table files are copied, not linked:
@@ -544,7 +536,7 @@ func copyTree(src, dst string) error {
 		case d.IsDir():
 			return os.MkdirAll(target, 0o755)
 		case d.Type().IsRegular():
-			return copyFile(p, target)
+			return ledger.CopyFile(p, target)
 		}
 		return nil
 	})
@@ -553,42 +545,8 @@ func copyTree(src, dst string) error {
 	}
 	return filepath.WalkDir(dst, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
-			err = syncDir(p)
+			err = ledger.SyncDir(p)
 		}
 		return err
 	})
-}
-
-// copyFile copies src to dst (synced), keeping its permission bits: keypair files stay private.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_EXCL, st.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	return errors.Join(d.Sync(), d.Close())
 }
