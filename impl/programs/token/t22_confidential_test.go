@@ -144,7 +144,13 @@ func minus(t *testing.T, ct []byte, amount uint64) []byte {
 }
 
 // minusLoHi is ct - (lo + hi * 2^16), lo and hi given as ElGamal ciphertexts.
-func minusLoHi(t *testing.T, ct, lo, hi []byte) []byte {
+func minusLoHi(t *testing.T, ct, lo, hi []byte) []byte { return combineLoHi(t, ct, lo, hi, true) }
+
+// plusLoHi is ct + (lo + hi * 2^16), lo and hi given as ElGamal ciphertexts.
+func plusLoHi(t *testing.T, ct, lo, hi []byte) []byte { return combineLoHi(t, ct, lo, hi, false) }
+
+// combineLoHi is ct + (lo + hi * 2^16), or ct - (lo + hi * 2^16) when subtract is set.
+func combineLoHi(t *testing.T, ct, lo, hi []byte, subtract bool) []byte {
 	t.Helper()
 	var out []byte
 	for half := range 2 {
@@ -160,7 +166,10 @@ func minusLoHi(t *testing.T, ct, lo, hi []byte) []byte {
 		sc := ristretto255.NewScalar()
 		_ = sc.Decode(s[:])
 		r := ristretto255.NewElement().Add(pts[1], ristretto255.NewElement().ScalarMult(sc, pts[2]))
-		out = append(out, ristretto255.NewElement().Subtract(pts[0], r).Encode(nil)...)
+		if subtract {
+			r.Negate(r)
+		}
+		out = append(out, ristretto255.NewElement().Add(pts[0], r).Encode(nil)...)
 	}
 	return out
 }
@@ -547,28 +556,6 @@ func TestConfidentialTransferWithFee(t *testing.T) {
 		t.Fatalf("alice holds %s with the mint's fees", got)
 	}
 	compareWithLiteSVM(t, *steps, zc.made, []core.Pubkey{payer.PublicKey(), A, B, M, a, b})
-}
-
-// plusLoHi is ct + (lo + hi * 2^16), lo and hi given as ElGamal ciphertexts.
-func plusLoHi(t *testing.T, ct, lo, hi []byte) []byte {
-	t.Helper()
-	var out []byte
-	for half := range 2 {
-		var pts [3]*ristretto255.Element
-		for i, b := range [][]byte{ct, lo, hi} {
-			pts[i] = ristretto255.NewElement()
-			if err := pts[i].Decode(b[32*half : 32*half+32]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		var s [32]byte
-		s[2] = 1 // 2^16
-		sc := ristretto255.NewScalar()
-		_ = sc.Decode(s[:])
-		r := ristretto255.NewElement().Add(pts[1], ristretto255.NewElement().ScalarMult(sc, pts[2]))
-		out = append(out, ristretto255.NewElement().Add(pts[0], r).Encode(nil)...)
-	}
-	return out
 }
 
 // TestConfidentialMintBurn mints to and burns from a confidential account with real proofs:
