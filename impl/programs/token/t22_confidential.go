@@ -498,38 +498,9 @@ func (e *exec) withdraw(rest []byte) error {
 	if mintPaused(&ms) {
 		return tokenErr(MintPaused)
 	}
-	if err := e.checkOwnedByProgram(account); err != nil {
-		return err
-	}
-	s, err := unpackPod(account.mut(), kindAccount)
+	s, acc, ct, err := e.debitAccount(account, mintRef.key, authIdx, eq[:32], debitChecks{nonTransferable: true, native: true})
 	if err != nil {
 		return err
-	}
-	if s.has(ExtNonTransferableAccount) {
-		return tokenErr(NonTransferable)
-	}
-	acc := readAccountPod(s.base())
-	if err := e.validateOwner(acc.Owner, authIdx); err != nil {
-		return err
-	}
-	if acc.State == StateFrozen {
-		return tokenErr(AccountFrozen)
-	}
-	if acc.Mint != mintRef.key {
-		return tokenErr(MintMismatch)
-	}
-	if acc.IsNative.Some {
-		return tokenErr(NativeNotSupported)
-	}
-	ct, err := s.extension(ExtConfidentialTransferAccount)
-	if err != nil {
-		return err
-	}
-	if ct[ctApprovedOff] == 0 {
-		return tokenErr(ConfidentialTransferAccountNotApproved)
-	}
-	if !bytes.Equal(ct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32], eq[:32]) {
-		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
 	}
 	if amount > 0 {
 		available, ok := ciphertextSubAmount(ct[ctAvailableOff:ctAvailableOff+64], amount)
@@ -548,6 +519,58 @@ func (e *exec) withdraw(rest []byte) error {
 	}
 	binary.LittleEndian.PutUint64(s.base()[accAmountOff:], total)
 	return nil
+}
+
+// debitChecks are where the checks of a confidential account paying out differ.
+type debitChecks struct {
+	nonTransferable bool  // a NonTransferable account is refused
+	native          bool  // a native account is refused
+	cpiGuard        error // refusal of the owner signing through a CPI when the CPI guard is on; nil: not checked
+}
+
+// debitAccount checks a confidential account paying out of its available balance (Withdraw,
+// Transfer's source, Burn): owned by the program, its owner authorizing at instruction index
+// authIdx, not frozen, of mint, approved for confidential transfers, its ElGamal key the
+// proof's (key). It returns the account's view, its base state and its
+// ConfidentialTransferAccount.
+func (e *exec) debitAccount(account *acctRef, mint core.Pubkey, authIdx int, key []byte, c debitChecks) (extState, Account, []byte, error) {
+	if err := e.checkOwnedByProgram(account); err != nil {
+		return extState{}, Account{}, nil, err
+	}
+	s, err := unpackPod(account.mut(), kindAccount)
+	if err != nil {
+		return extState{}, Account{}, nil, err
+	}
+	if c.nonTransferable && s.has(ExtNonTransferableAccount) {
+		return extState{}, Account{}, nil, tokenErr(NonTransferable)
+	}
+	acc := readAccountPod(s.base())
+	if err := e.validateOwner(acc.Owner, authIdx); err != nil {
+		return extState{}, Account{}, nil, err
+	}
+	if c.cpiGuard != nil && e.key(authIdx) == acc.Owner && cpiGuardLocked(&s) && e.inCPI() {
+		return extState{}, Account{}, nil, c.cpiGuard
+	}
+	if acc.State == StateFrozen {
+		return extState{}, Account{}, nil, tokenErr(AccountFrozen)
+	}
+	if acc.Mint != mint {
+		return extState{}, Account{}, nil, tokenErr(MintMismatch)
+	}
+	if c.native && acc.IsNative.Some {
+		return extState{}, Account{}, nil, tokenErr(NativeNotSupported)
+	}
+	ct, err := s.extension(ExtConfidentialTransferAccount)
+	if err != nil {
+		return extState{}, Account{}, nil, err
+	}
+	if ct[ctApprovedOff] == 0 {
+		return extState{}, Account{}, nil, tokenErr(ConfidentialTransferAccountNotApproved)
+	}
+	if !bytes.Equal(key, ct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
+		return extState{}, Account{}, nil, tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
+	}
+	return s, acc, ct, nil
 }
 
 // transferProof is what a confidential transfer's proofs establish, once they agree.
@@ -659,8 +682,7 @@ func (e *exec) confidentialTransfer(rest []byte, withFee bool) error {
 		}
 	}
 	authIdx := next
-	auth, err := e.acct(authIdx)
-	if err != nil {
+	if _, err := e.acct(authIdx); err != nil {
 		return err
 	}
 	if !bytes.Equal(ctm[ctmAuditorOff:ctmAuditorOff+32], p.auditor) {
@@ -680,38 +702,10 @@ func (e *exec) confidentialTransfer(rest []byte, withFee bool) error {
 	}
 
 	// The source.
-	if err := e.checkOwnedByProgram(src); err != nil {
-		return err
-	}
-	ss, err := unpackPod(src.mut(), kindAccount)
+	ss, _, sct, err := e.debitAccount(src, mintRef.key, authIdx, p.source,
+		debitChecks{nonTransferable: true, cpiGuard: tokenErr(CpiGuardTransferBlocked)})
 	if err != nil {
 		return err
-	}
-	if ss.has(ExtNonTransferableAccount) {
-		return tokenErr(NonTransferable)
-	}
-	source := readAccountPod(ss.base())
-	if err := e.validateOwner(source.Owner, authIdx); err != nil {
-		return err
-	}
-	if auth.key == source.Owner && cpiGuardLocked(&ss) && e.inCPI() {
-		return tokenErr(CpiGuardTransferBlocked)
-	}
-	if source.State == StateFrozen {
-		return tokenErr(AccountFrozen)
-	}
-	if source.Mint != mintRef.key {
-		return tokenErr(MintMismatch)
-	}
-	sct, err := ss.extension(ExtConfidentialTransferAccount)
-	if err != nil {
-		return err
-	}
-	if sct[ctApprovedOff] == 0 {
-		return tokenErr(ConfidentialTransferAccountNotApproved)
-	}
-	if !bytes.Equal(p.source, sct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
-		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
 	}
 	available, ok := ciphertextSubLoHi(sct[ctAvailableOff:ctAvailableOff+64], extractCiphertext(p.lo, 0), extractCiphertext(p.hi, 0))
 	if !ok {

@@ -570,8 +570,7 @@ func (e *exec) confidentialBurn(rest []byte, permissioned bool) error {
 			return err
 		}
 	}
-	auth, err := e.acct(authIdx)
-	if err != nil {
+	if _, err := e.acct(authIdx); err != nil {
 		return err
 	}
 	var burnAuthority *core.Pubkey
@@ -605,35 +604,9 @@ func (e *exec) confidentialBurn(rest []byte, permissioned bool) error {
 	if err != nil {
 		return err
 	}
-	if err := e.checkOwnedByProgram(account); err != nil {
-		return err
-	}
-	s, err := unpackPod(account.mut(), kindAccount)
+	_, _, ct, err := e.debitAccount(account, mintRef.key, authIdx, eq[:32], debitChecks{cpiGuard: tokenErr(CpiGuardBurnBlocked)})
 	if err != nil {
 		return err
-	}
-	acc := readAccountPod(s.base())
-	if err := e.validateOwner(acc.Owner, authIdx); err != nil {
-		return err
-	}
-	if auth.key == acc.Owner && cpiGuardLocked(&s) && e.inCPI() {
-		return tokenErr(CpiGuardBurnBlocked)
-	}
-	if acc.State == StateFrozen {
-		return tokenErr(AccountFrozen)
-	}
-	if acc.Mint != mintRef.key {
-		return tokenErr(MintMismatch)
-	}
-	ct, err := s.extension(ExtConfidentialTransferAccount)
-	if err != nil {
-		return err
-	}
-	if ct[ctApprovedOff] == 0 {
-		return tokenErr(ConfidentialTransferAccountNotApproved)
-	}
-	if !bytes.Equal(eq[:32], ct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
-		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
 	}
 	lo, hi := validity[96:224], validity[224:352]
 	if !bytes.Equal(rest[37:101], extractCiphertext(lo, 2)) || !bytes.Equal(rest[101:165], extractCiphertext(hi, 2)) {
