@@ -70,15 +70,19 @@ func CloneAccounts(ctx context.Context, o CloneOptions) ([]ledger.GenesisAccount
 	return c.out, nil
 }
 
-func (o *CloneOptions) defaults() {
+// defaults fills what o leaves unset with cloning's defaults (see CloneOptions).
+func (o *CloneOptions) defaults() { o.defaultsTo(15*time.Second, 3, 500*time.Millisecond) }
+
+// defaultsTo fills what o leaves unset: timeout, attempts and backoff as given, a new http.Client.
+func (o *CloneOptions) defaultsTo(timeout time.Duration, attempts int, backoff time.Duration) {
 	if o.Timeout <= 0 {
-		o.Timeout = 15 * time.Second
+		o.Timeout = timeout
 	}
 	if o.Attempts <= 0 {
-		o.Attempts = 3
+		o.Attempts = attempts
 	}
 	if o.Backoff <= 0 {
-		o.Backoff = 500 * time.Millisecond
+		o.Backoff = backoff
 	}
 	if o.Client == nil {
 		o.Client = &http.Client{}

@@ -37,16 +37,7 @@ func forkConfig(o *ForkOptions) *ledger.ForkConfig {
 		return nil
 	}
 	c := CloneOptions{URL: o.URL, Timeout: o.Timeout, Attempts: o.Attempts, Backoff: o.Backoff, Client: o.Client}
-	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Second
-	}
-	if c.Attempts <= 0 {
-		c.Attempts = 2
-	}
-	if c.Backoff <= 0 {
-		c.Backoff = 250 * time.Millisecond
-	}
-	c.defaults()
+	c.defaultsTo(10*time.Second, 2, 250*time.Millisecond)
 	// The ledger's bound on one read covers a few requests (its dependencies, chunks of 100) of their own bound.
 	return &ledger.ForkConfig{Source: &remoteAccounts{o: c}, Offline: o.Offline,
 		Timeout: 3 * time.Duration(c.Attempts) * (c.Timeout + c.Backoff)}
