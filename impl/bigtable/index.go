@@ -554,12 +554,6 @@ func decodeStoredBlock(slot uint64, b []byte) (*ledger.BlockInfo, []*ledger.TxRe
 			return nil, nil, err
 		}
 	}
-	info.Signatures = make([]core.Signature, len(txs))
-	info.Failed = make([]bool, len(txs))
-	for i, rec := range txs {
-		rec.BlockTime = info.BlockTime
-		info.Signatures[i] = rec.Tx.Signature()
-		info.Failed[i] = rec.Meta.Err != nil
-	}
+	blockOfTxs(info, txs)
 	return info, txs, nil
 }

@@ -348,6 +348,13 @@ func DecodeBlock(slot uint64, b []byte) (*ledger.BlockInfo, []*ledger.TxRecord, 
 	if d.err != nil {
 		return nil, nil, fmt.Errorf("bigtable: block %d: %w", slot, d.err)
 	}
+	blockOfTxs(info, txs)
+	return info, txs, nil
+}
+
+// blockOfTxs fills what a block's row leaves to its transactions: info's signatures and failures, each
+// transaction's block time.
+func blockOfTxs(info *ledger.BlockInfo, txs []*ledger.TxRecord) {
 	info.Signatures = make([]core.Signature, len(txs))
 	info.Failed = make([]bool, len(txs))
 	for i, rec := range txs {
@@ -355,7 +362,6 @@ func DecodeBlock(slot uint64, b []byte) (*ledger.BlockInfo, []*ledger.TxRecord, 
 		info.Signatures[i] = rec.Tx.Signature()
 		info.Failed[i] = rec.Meta.Err != nil
 	}
-	return info, txs, nil
 }
 
 // singleVarint reads a wrapper message whose only field 1 is a varint (UnixTimestamp, BlockHeight).
