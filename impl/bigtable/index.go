@@ -381,20 +381,11 @@ func decodeTxByAddr(b []byte) ([]AddrEntry, error) {
 				}
 			case 4:
 				if ed.want(et, protowire.BytesType) {
-					md := dec{b: ev}
-					memo := ""
-					for {
-						mn, mt, mv, _, ok := md.next()
-						if !ok {
-							break
-						}
-						if mn == 1 && md.want(mt, protowire.BytesType) {
-							memo = string(mv)
-						}
+					mv, err := singleBytes(ev)
+					if err != nil {
+						return nil, err
 					}
-					if md.err != nil {
-						return nil, md.err
-					}
+					memo := string(mv)
 					a.Memo = &memo
 				}
 			case 5:

@@ -366,18 +366,29 @@ func blockOfTxs(info *ledger.BlockInfo, txs []*ledger.TxRecord) {
 
 // singleVarint reads a wrapper message whose only field 1 is a varint (UnixTimestamp, BlockHeight).
 func singleVarint(b []byte) (uint64, error) {
+	_, v, err := singleField(b, protowire.VarintType)
+	return v, err
+}
+
+// singleBytes reads a wrapper message whose only field 1 is bytes or a string (TransactionError, Memo).
+func singleBytes(b []byte) ([]byte, error) {
+	val, _, err := singleField(b, protowire.BytesType)
+	return val, err
+}
+
+// singleField reads a wrapper message whose only field 1 is of wire type typ: its last value, zero when absent.
+func singleField(b []byte, typ protowire.Type) (val []byte, v uint64, err error) {
 	d := dec{b: b}
-	var out uint64
 	for {
-		num, typ, _, v, ok := d.next()
+		num, t, fval, fv, ok := d.next()
 		if !ok {
 			break
 		}
-		if num == 1 && d.want(typ, protowire.VarintType) {
-			out = v
+		if num == 1 && d.want(t, typ) {
+			val, v = fval, fv
 		}
 	}
-	return out, d.err
+	return val, v, d.err
 }
 
 func decodeReward(b []byte) (ledger.Reward, error) {
@@ -644,23 +655,12 @@ func decodeMeta(b []byte) (*ledger.TxMeta, error) {
 		switch num {
 		case 1:
 			if d.want(typ, protowire.BytesType) {
-				ed := dec{b: val}
-				raw := []byte{}
-				for {
-					en, et, ev, _, ok := ed.next()
-					if !ok {
-						break
+				var raw []byte
+				if raw, err = singleBytes(val); err == nil {
+					te := new(runtime.TransactionError)
+					if err = te.UnmarshalBinary(raw); err == nil {
+						m.Err = te
 					}
-					if en == 1 && ed.want(et, protowire.BytesType) {
-						raw = ev
-					}
-				}
-				if ed.err != nil {
-					return nil, ed.err
-				}
-				te := new(runtime.TransactionError)
-				if err = te.UnmarshalBinary(raw); err == nil {
-					m.Err = te
 				}
 			}
 		case 2:
