@@ -114,6 +114,26 @@ func (e *exec) proofSysvar(next *int, offsets ...int64) int {
 	return -1
 }
 
+// proofContexts reads the proofs an instruction relies on, one of each of types at the offset
+// of the same index (see proofContext), after the instructions sysvar account when any of them
+// is read through it.
+func (e *exec) proofContexts(next *int, offsets []int64, types ...zkproof.ProofType) ([][]byte, error) {
+	sysvarIdx := e.proofSysvar(next, offsets...)
+	if sysvarIdx >= 0 {
+		if _, err := e.acct(sysvarIdx); err != nil {
+			return nil, err
+		}
+	}
+	out := make([][]byte, len(types))
+	for i, t := range types {
+		var err error
+		if out[i], err = e.proofContext(next, offsets[i], sysvarIdx, t); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // validAsDestination checks that a confidential account may be credited once more.
 func validAsDestination(ct []byte) error {
 	if ct[ctApprovedOff] == 0 {
@@ -457,20 +477,11 @@ func (e *exec) withdraw(rest []byte) error {
 		return err
 	}
 	next := 2
-	sysvarIdx := e.proofSysvar(&next, eqOff, rangeOff)
-	if sysvarIdx >= 0 {
-		if _, err := e.acct(sysvarIdx); err != nil {
-			return err
-		}
-	}
-	eq, err := e.proofContext(&next, eqOff, sysvarIdx, zkproof.CiphertextCommitmentEquality)
+	proofs, err := e.proofContexts(&next, []int64{eqOff, rangeOff}, zkproof.CiphertextCommitmentEquality, zkproof.BatchedRangeProofU64)
 	if err != nil {
 		return err
 	}
-	rng, err := e.proofContext(&next, rangeOff, sysvarIdx, zkproof.BatchedRangeProofU64)
-	if err != nil {
-		return err
-	}
+	eq, rng := proofs[0], proofs[1]
 	// The equality proof's commitment must be the range proof's first, of 64 bits.
 	if !bytes.Equal(rng[:32], eq[96:128]) {
 		return tokenErr(PedersenCommitmentMismatch)
@@ -592,38 +603,12 @@ func extractCiphertext(grouped []byte, i int) []byte {
 // verifyTransferProof reads the equality, ciphertext-validity and 128-bit range proofs of a
 // Transfer and checks that they describe one transfer.
 func (e *exec) verifyTransferProof(next *int, eqOff, validityOff, rangeOff int64) (transferProof, error) {
-	sysvarIdx := e.proofSysvar(next, eqOff, validityOff, rangeOff)
-	if sysvarIdx >= 0 {
-		if _, err := e.acct(sysvarIdx); err != nil {
-			return transferProof{}, err
-		}
-	}
-	eq, err := e.proofContext(next, eqOff, sysvarIdx, zkproof.CiphertextCommitmentEquality)
+	eq, validity, err := e.verifyAmountProof(next, eqOff, validityOff, rangeOff, 0)
 	if err != nil {
 		return transferProof{}, err
 	}
-	validity, err := e.proofContext(next, validityOff, sysvarIdx, zkproof.BatchedGroupedCiphertext3HandlesValidity)
-	if err != nil {
-		return transferProof{}, err
-	}
-	rng, err := e.proofContext(next, rangeOff, sysvarIdx, zkproof.BatchedRangeProofU128)
-	if err != nil {
-		return transferProof{}, err
-	}
-	if !bytes.Equal(eq[:32], validity[:32]) {
-		return transferProof{}, tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
-	}
-	lo, hi := validity[96:224], validity[224:352]
-	for i, c := range [][]byte{eq[96:128], lo[:32], hi[:32]} {
-		if !bytes.Equal(rng[32*i:32*i+32], c) {
-			return transferProof{}, tokenErr(PedersenCommitmentMismatch)
-		}
-	}
-	if !bytes.Equal(rng[256:260], []byte{64, 16, 32, 16}) {
-		return transferProof{}, tokenErr(RangeProofLengthMismatch)
-	}
-	return transferProof{source: eq[:32], destination: validity[32:64], auditor: validity[64:96], lo: lo, hi: hi,
-		newSource: eq[32:96]}, nil
+	return transferProof{source: eq[:32], destination: validity[32:64], auditor: validity[64:96], lo: validity[96:224],
+		hi: validity[224:352], newSource: eq[32:96]}, nil
 }
 
 // confidentialTransfer runs Transfer and TransferWithFee: an encrypted amount leaves the
@@ -812,32 +797,12 @@ func combinePoints(lo, hi []byte) (*ristretto255.Element, bool) {
 // validity, fee percentage-with-cap, fee validity, 256-bit range) and checks that they describe
 // one transfer whose fee follows the mint's schedule.
 func (e *exec) verifyTransferWithFeeProof(next *int, offsets []int64, fee TransferFee) (transferProof, error) {
-	sysvarIdx := e.proofSysvar(next, offsets...)
-	if sysvarIdx >= 0 {
-		if _, err := e.acct(sysvarIdx); err != nil {
-			return transferProof{}, err
-		}
-	}
-	eq, err := e.proofContext(next, offsets[0], sysvarIdx, zkproof.CiphertextCommitmentEquality)
+	proofs, err := e.proofContexts(next, offsets, zkproof.CiphertextCommitmentEquality, zkproof.BatchedGroupedCiphertext3HandlesValidity,
+		zkproof.PercentageWithCap, zkproof.BatchedGroupedCiphertext2HandlesValidity, zkproof.BatchedRangeProofU256)
 	if err != nil {
 		return transferProof{}, err
 	}
-	validity, err := e.proofContext(next, offsets[1], sysvarIdx, zkproof.BatchedGroupedCiphertext3HandlesValidity)
-	if err != nil {
-		return transferProof{}, err
-	}
-	sigma, err := e.proofContext(next, offsets[2], sysvarIdx, zkproof.PercentageWithCap)
-	if err != nil {
-		return transferProof{}, err
-	}
-	feeValidity, err := e.proofContext(next, offsets[3], sysvarIdx, zkproof.BatchedGroupedCiphertext2HandlesValidity)
-	if err != nil {
-		return transferProof{}, err
-	}
-	rng, err := e.proofContext(next, offsets[4], sysvarIdx, zkproof.BatchedRangeProofU256)
-	if err != nil {
-		return transferProof{}, err
-	}
+	eq, validity, sigma, feeValidity, rng := proofs[0], proofs[1], proofs[2], proofs[3], proofs[4]
 	arithmetic := tokenErr(CiphertextArithmeticFailed)
 	feeCommitment, deltaCommitment, claimedCommitment := sigma[:32], sigma[32:64], sigma[64:96]
 	if binary.LittleEndian.Uint64(sigma[96:104]) != fee.MaximumFee {

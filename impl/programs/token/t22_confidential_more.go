@@ -332,22 +332,12 @@ func (e *exec) ctHarvestWithheldToMint() error {
 // burn, the supply of a mint), and the range proof must bound the equality proof's commitment
 // (64 bits) and the amount's halves (16 and 32 bits, then 16 of padding).
 func (e *exec) verifyAmountProof(next *int, eqOff, validityOff, rangeOff int64, keyIndex int) (eq, validity []byte, err error) {
-	sysvarIdx := e.proofSysvar(next, eqOff, validityOff, rangeOff)
-	if sysvarIdx >= 0 {
-		if _, err := e.acct(sysvarIdx); err != nil {
-			return nil, nil, err
-		}
-	}
-	if eq, err = e.proofContext(next, eqOff, sysvarIdx, zkproof.CiphertextCommitmentEquality); err != nil {
-		return nil, nil, err
-	}
-	if validity, err = e.proofContext(next, validityOff, sysvarIdx, zkproof.BatchedGroupedCiphertext3HandlesValidity); err != nil {
-		return nil, nil, err
-	}
-	rng, err := e.proofContext(next, rangeOff, sysvarIdx, zkproof.BatchedRangeProofU128)
+	proofs, err := e.proofContexts(next, []int64{eqOff, validityOff, rangeOff}, zkproof.CiphertextCommitmentEquality,
+		zkproof.BatchedGroupedCiphertext3HandlesValidity, zkproof.BatchedRangeProofU128)
 	if err != nil {
 		return nil, nil, err
 	}
+	eq, validity, rng := proofs[0], proofs[1], proofs[2]
 	if !bytes.Equal(eq[:32], validity[32*keyIndex:32*keyIndex+32]) {
 		return nil, nil, tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
 	}
