@@ -524,9 +524,9 @@ func decodeStoredBlock(slot uint64, b []byte) (*ledger.BlockInfo, []*ledger.TxRe
 		if err != nil {
 			return nil, nil, err
 		}
-		pk, err := core.ParsePubkey(s)
+		pk, err := parsePubkey(s, "reward pubkey")
 		if err != nil {
-			return nil, nil, fmt.Errorf("bigtable: reward pubkey %q: %v", s, err)
+			return nil, nil, err
 		}
 		lamports, err := r.u64()
 		if err != nil {

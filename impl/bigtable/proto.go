@@ -277,6 +277,15 @@ func fixedBytes(dst []byte, v []byte, what string) error {
 	return nil
 }
 
+// parsePubkey parses the base-58 address a cell holds as a string.
+func parsePubkey(s, what string) (core.Pubkey, error) {
+	pk, err := core.ParsePubkey(s)
+	if err != nil {
+		return pk, fmt.Errorf("bigtable: %s %q: %v", what, s, err)
+	}
+	return pk, nil
+}
+
 func u8(v uint64, what string) (uint8, error) {
 	if v > math.MaxUint8 {
 		return 0, fmt.Errorf("bigtable: %s %d out of range", what, v)
@@ -402,9 +411,9 @@ func decodeReward(b []byte) (ledger.Reward, error) {
 		switch num {
 		case 1:
 			if d.want(typ, protowire.BytesType) {
-				pk, err := core.ParsePubkey(string(val))
+				pk, err := parsePubkey(string(val), "reward pubkey")
 				if err != nil {
-					return r, fmt.Errorf("bigtable: reward pubkey %q: %v", val, err)
+					return r, err
 				}
 				r.Pubkey = pk
 			}
@@ -858,9 +867,9 @@ func decodeTokenBalance(b []byte) (ledger.TokenBalance, error) {
 			}
 		case 2, 4, 5:
 			if d.want(typ, protowire.BytesType) {
-				pk, err := core.ParsePubkey(string(val))
+				pk, err := parsePubkey(string(val), "token balance key")
 				if err != nil {
-					return tb, fmt.Errorf("bigtable: token balance key %q: %v", val, err)
+					return tb, err
 				}
 				switch num {
 				case 2:
