@@ -161,6 +161,22 @@ func incrementPendingCounter(ct []byte) error {
 	return nil
 }
 
+// creditPending adds an amount's lo and hi ciphertexts to the pending balance of a confidential
+// account (ct, its ConfidentialTransferAccount) and counts the credit.
+func creditPending(ct, lo, hi []byte) error {
+	pendingLo, ok := ciphertextAdd(ct[ctPendingLoOff:ctPendingLoOff+64], lo)
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	pendingHi, ok := ciphertextAdd(ct[ctPendingHiOff:ctPendingHiOff+64], hi)
+	if !ok {
+		return tokenErr(CiphertextArithmeticFailed)
+	}
+	copy(ct[ctPendingLoOff:], pendingLo[:])
+	copy(ct[ctPendingHiOff:], pendingHi[:])
+	return incrementPendingCounter(ct)
+}
+
 // configureAccount adds the ConfidentialTransferAccount extension (the account must have room
 // for it), with the ElGamal key a pubkey-validity proof vouches for.
 func (e *exec) configureAccount(rest []byte) error {
@@ -732,17 +748,7 @@ func (e *exec) confidentialTransfer(rest []byte, withFee bool) error {
 	if !bytes.Equal(p.destination, dct[ctElGamalPubkeyOff:ctElGamalPubkeyOff+32]) {
 		return tokenErr(ConfidentialTransferElGamalPubkeyMismatch)
 	}
-	lo, ok := ciphertextAdd(dct[ctPendingLoOff:ctPendingLoOff+64], extractCiphertext(p.lo, 1))
-	if !ok {
-		return tokenErr(CiphertextArithmeticFailed)
-	}
-	hi, ok := ciphertextAdd(dct[ctPendingHiOff:ctPendingHiOff+64], extractCiphertext(p.hi, 1))
-	if !ok {
-		return tokenErr(CiphertextArithmeticFailed)
-	}
-	copy(dct[ctPendingLoOff:], lo[:])
-	copy(dct[ctPendingHiOff:], hi[:])
-	if err := incrementPendingCounter(dct); err != nil {
+	if err := creditPending(dct, extractCiphertext(p.lo, 1), extractCiphertext(p.hi, 1)); err != nil {
 		return err
 	}
 	if p.feeLo != nil && src.key != dst.key {

@@ -491,17 +491,7 @@ func (e *exec) confidentialMint(rest []byte) error {
 	if !bytes.Equal(rest[37:101], extractCiphertext(lo, 2)) || !bytes.Equal(rest[101:165], extractCiphertext(hi, 2)) {
 		return tokenErr(ConfidentialTransferBalanceMismatch)
 	}
-	pendingLo, ok := ciphertextAdd(ct[ctPendingLoOff:ctPendingLoOff+64], extractCiphertext(lo, 0))
-	if !ok {
-		return tokenErr(CiphertextArithmeticFailed)
-	}
-	pendingHi, ok := ciphertextAdd(ct[ctPendingHiOff:ctPendingHiOff+64], extractCiphertext(hi, 0))
-	if !ok {
-		return tokenErr(CiphertextArithmeticFailed)
-	}
-	copy(ct[ctPendingLoOff:], pendingLo[:])
-	copy(ct[ctPendingHiOff:], pendingHi[:])
-	if err := incrementPendingCounter(ct); err != nil {
+	if err := creditPending(ct, extractCiphertext(lo, 0), extractCiphertext(hi, 0)); err != nil {
 		return err
 	}
 	if !bytes.Equal(cmb[cmbSupplyPubkeyOff:cmbSupplyPubkeyOff+32], validity[32:64]) {
