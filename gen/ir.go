@@ -13,7 +13,7 @@ import (
 
 type TKind int
 
-// floatPrim is the Go type of a schema number: rpcapi.Float (gen/static/runtime.go.txt), a float64 that
+// floatPrim is the Go type of a schema number: rpcapi.Float (gen/static/rpcapi/runtime.go), a float64 that
 // marshals as the reference writes floats (2.0, not 2).
 const floatPrim = "Float"
 

@@ -1,3 +1,8 @@
+// Package rpcclient is the schema-independent transport of the generated package ledgerd/generated/rpcclient,
+// kept as real Go so that it is compiled, vetted and tested where it is edited. The generator copies client.go
+// (from its import block on) into generated/rpcclient/rpc_transport_gen.go.
+package rpcclient
+
 import (
 	"bytes"
 	"context"

@@ -1,3 +1,9 @@
+// Package rpcapi is the schema-independent runtime of the generated package ledgerd/generated/rpcapi, kept as
+// real Go so that it is compiled, vetted and tested where it is edited. The generator copies runtime.go (from
+// its import block on) into generated/rpcapi/rpc_runtime_gen.go; standin.go declares, for this copy only, the few
+// names the schema generates there.
+package rpcapi
+
 import (
 	"bytes"
 	"context"
@@ -44,8 +50,8 @@ const (
 type MethodInfo struct {
 	Name             string
 	Transport        Transport
-	Commitment       bool   // accepts a commitment
-	RejectsProcessed bool   // answers -32602 to commitment processed
+	Commitment       bool // accepts a commitment
+	RejectsProcessed bool // answers -32602 to commitment processed
 	Deprecated       bool
 	Replacement      string // what to call instead, for deprecated methods
 	Unstable         bool
