@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"ledgerd/conformance/suite"
-	"ledgerd/generated/rpcapi"
+	"ledgerd/generated"
 	"ledgerd/impl/node"
 )
 
@@ -114,7 +114,7 @@ func TestConformance(t *testing.T) {
 	}
 
 	// A gap of the schema that is closed must leave the list.
-	spec, err := suite.LoadSpec([]byte(rpcapi.OpenRPCDocument))
+	spec, err := suite.LoadSpec(generated.OpenRPC)
 	if err != nil {
 		t.Fatal(err)
 	}

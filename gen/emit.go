@@ -27,7 +27,7 @@ var staticClient string
 
 // Emit renders every output file from the IR: the Go, the HTML reference and the TypeScript SDK. Each emitter is
 // a function from the IR to its file (or, for the SDK, its package).
-func Emit(ir *IR, openrpc []byte) map[string][]byte {
+func Emit(ir *IR) map[string][]byte {
 	out := map[string][]byte{}
 	put := func(name string, f *jen.File, source string) {
 		f.HeaderComment(header)
@@ -44,7 +44,7 @@ func Emit(ir *IR, openrpc []byte) map[string][]byte {
 	put("rpcapi/rpc_handler_gen.go", emitHandler(ir), "schema/methods")
 	put("rpcapi/rpc_dispatch_gen.go", emitDispatch(ir), "schema/methods")
 	put("rpcapi/rpc_errors_gen.go", emitErrors(ir), "schema/errors")
-	put("rpcapi/rpc_openrpc_gen.go", emitOpenRPC(openrpc), "schema/ (the assembled document)")
+	put("openrpc_gen.go", emitOpenRPC(), "schema/ (the assembled document, openrpc.json)")
 	put("rpcclient/rpc_client_gen.go", emitClient(ir), "schema/methods")
 	put("docs/docs_gen.go", emitDocsPackage(), "gen/emit_docs.go")
 	out["docs/index.html"] = emitDocs(ir)
@@ -73,10 +73,16 @@ func staticFile(pkg, src string) []byte {
 	return b
 }
 
-func emitOpenRPC(doc []byte) *jen.File {
-	f := jen.NewFile("rpcapi")
-	f.Comment("OpenRPCDocument is generated/openrpc.json: the whole schema, served by rpc.discover and /openrpc.json.")
-	f.Const().Id("OpenRPCDocument").Op("=").Lit(string(doc))
+// emitOpenRPC is the package that embeds openrpc.json, the one copy of the document: the node serves it and the
+// conformance suite checks against it. (A Go string of it in rpcapi would be a second copy of 400 KB to keep equal.)
+func emitOpenRPC() *jen.File {
+	f := jen.NewFile("generated")
+	f.PackageComment("Package generated holds the assembled OpenRPC document, openrpc.json, rendered by ledgerd/gen from schema/;")
+	f.PackageComment("the node serves it as the result of rpc.discover and at GET /openrpc.json.")
+	f.Anon("embed")
+	f.Comment("OpenRPC is openrpc.json, the whole schema. It is shared: never modify it.")
+	f.Comment("//go:embed openrpc.json")
+	f.Var().Id("OpenRPC").Index().Byte()
 	return f
 }
 

@@ -70,7 +70,7 @@ func Generate(fsys fs.FS, emit bool) (map[string][]byte, error) {
 		return nil, err
 	}
 	out := map[string][]byte{"openrpc.json": a.DocumentJSON()}
-	for name, f := range Emit(ir, out["openrpc.json"]) {
+	for name, f := range Emit(ir) {
 		out[name] = f
 	}
 	return out, nil

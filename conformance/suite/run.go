@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"ledgerd/generated/rpcapi"
+	"ledgerd/generated"
 )
 
 // Outcome is how one case (or one fixture) went.
@@ -56,7 +56,7 @@ type Config struct {
 	// Undeclared lists errors accepted although the method does not declare them (method -> codes): known gaps
 	// of the schema, named by the caller where a reader sees them. The CLI sets none.
 	Undeclared map[string][]int
-	Document   []byte      // the OpenRPC document (default: the one generated/rpcapi embeds)
+	Document   []byte      // the OpenRPC document (default: generated/openrpc.json, which package generated embeds)
 	Cases      []Case      // default: Cases()
 	Protocol   []ProtoCase // default: ProtocolCases()
 	HTTPClient *http.Client
@@ -77,7 +77,7 @@ func (c *Config) defaults() {
 		c.WaitTimeout = 60 * time.Second
 	}
 	if c.Document == nil {
-		c.Document = []byte(rpcapi.OpenRPCDocument)
+		c.Document = generated.OpenRPC
 	}
 	if c.Cases == nil {
 		c.Cases = Cases()

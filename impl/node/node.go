@@ -16,6 +16,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 
+	"ledgerd/generated"
 	"ledgerd/generated/docs"
 	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/follow"
@@ -226,7 +227,7 @@ func Start(cfg Config) (*Node, error) {
 		d = cfg.follower.Dispatcher(d)
 		cfg.follower.Run(l, cfg.Logger)
 	}
-	doc := []byte(rpcapi.OpenRPCDocument)
+	doc := generated.OpenRPC
 
 	httpLn, err := listen(cfg.BindAddress, cfg.RPCPort)
 	if err != nil {
