@@ -19,6 +19,7 @@ import (
 
 	"ledgerd/conformance/suite"
 	"ledgerd/generated"
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/node"
 )
 
@@ -169,18 +170,18 @@ func TestConformanceCatchesAWrongEndpoint(t *testing.T) {
 			}
 		}
 	}
-	if got := sortedKeys(failed); !slices.Equal(got, []string{"getBalance", "getVersion"}) {
+	if got := sortedKeys(failed); !slices.Equal(got, []string{rpcapi.MethodGetBalance, rpcapi.MethodGetVersion}) {
 		t.Errorf("failing methods = %v, want [getBalance getVersion]; failures:\n%s", got, strings.Join(rep.Failures(), "\n"))
 	}
-	for _, c := range failed["getVersion"] {
+	for _, c := range failed[rpcapi.MethodGetVersion] {
 		if c.Outcome != suite.SchemaViolation || !strings.Contains(c.Reason, "/feature-set") || !strings.Contains(c.Reason, "expected integer") {
 			t.Errorf("getVersion %s: %s: %s, want a schema violation at /feature-set", c.Name, c.Outcome, c.Reason)
 		}
 	}
-	if len(failed["getBalance"]) < 4 {
-		t.Errorf("getBalance: %d failing cases, want every invalid one", len(failed["getBalance"]))
+	if len(failed[rpcapi.MethodGetBalance]) < 4 {
+		t.Errorf("getBalance: %d failing cases, want every invalid one", len(failed[rpcapi.MethodGetBalance]))
 	}
-	for _, c := range failed["getBalance"] {
+	for _, c := range failed[rpcapi.MethodGetBalance] {
 		if c.Kind != "invalid" || c.Outcome != suite.UnexpectedError ||
 			!strings.Contains(c.Reason, "error -32000") || !strings.Contains(c.Reason, "is not among the errors getBalance declares") {
 			t.Errorf("getBalance %s %s: %s: %s, want an undeclared -32000", c.Kind, c.Name, c.Outcome, c.Reason)
@@ -217,7 +218,7 @@ func TestConformanceReportsGapsAndStrict(t *testing.T) {
 	only := regexp.MustCompile(`^(getVersion|getGenesisHash|voteSubscribe)$`)
 	var cases []suite.Case
 	for _, c := range suite.Cases() {
-		if c.Method == "getVersion" && c.Kind == suite.Valid || c.Method == "getGenesisHash" {
+		if c.Method == rpcapi.MethodGetVersion && c.Kind == suite.Valid || c.Method == rpcapi.MethodGetGenesisHash {
 			cases = append(cases, c)
 		}
 	}
@@ -235,7 +236,7 @@ func TestConformanceReportsGapsAndStrict(t *testing.T) {
 			failing = append(failing, m.Method)
 		}
 	}
-	if !slices.Equal(failing, []string{"voteSubscribe"}) || strict.OK() {
+	if !slices.Equal(failing, []string{rpcapi.MethodVoteSubscribe}) || strict.OK() {
 		t.Errorf("strict: failing methods %v (ok %v), want [voteSubscribe]", failing, strict.OK())
 	}
 }
@@ -282,9 +283,9 @@ func spoil(t *testing.T, method string, reply []byte) []byte {
 		return reply
 	}
 	switch {
-	case method == "getVersion" && m["result"] != nil:
+	case method == rpcapi.MethodGetVersion && m["result"] != nil:
 		m["result"].(map[string]any)["feature-set"] = "3271415109"
-	case method == "getBalance" && m["error"] != nil:
+	case method == rpcapi.MethodGetBalance && m["error"] != nil:
 		m["error"].(map[string]any)["code"] = -32000
 	default:
 		return reply

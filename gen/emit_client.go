@@ -18,7 +18,7 @@ func emitClient(ir *IR) *jen.File {
 			f.Comment(methodDoc(m))
 			f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(m.GoName).Params(handlerParams(m, apiPath)...).Params(resultType(m, apiPath), jen.Error()).Block(
 				jen.Var().Id("r").Add(resultType(m, apiPath)),
-				jen.Err().Op(":=").Id("c").Dot("Call").Call(jen.Id("ctx"), jen.Lit(m.Name), params, jen.Op("&").Id("r")),
+				jen.Err().Op(":=").Id("c").Dot("Call").Call(jen.Id("ctx"), jen.Qual(apiPath, methodConstName(m.Name)), params, jen.Op("&").Id("r")),
 				jen.Return(jen.Id("r"), jen.Err()),
 			)
 		}
@@ -26,7 +26,7 @@ func emitClient(ir *IR) *jen.File {
 			note := jen.Qual(apiPath, m.Notification.Type.Name)
 			f.Comment(methodDoc(m))
 			f.Func().Params(jen.Id("c").Op("*").Id("WSClient")).Id(m.GoName).Params(handlerParams(m, apiPath)...).Params(jen.Op("*").Id("Subscription").Types(note), jen.Error()).Block(
-				jen.Return(jen.Id("subscribe").Types(note).Call(jen.Id("ctx"), jen.Id("c"), jen.Lit(m.Name), jen.Lit(m.Notification.Unsubscribe), params)),
+				jen.Return(jen.Id("subscribe").Types(note).Call(jen.Id("ctx"), jen.Id("c"), jen.Qual(apiPath, methodConstName(m.Name)), jen.Qual(apiPath, methodConstName(m.Notification.Unsubscribe)), params)),
 			)
 		}
 	}

@@ -79,7 +79,7 @@ func emitHandler(ir *IR) *jen.File {
 		f.Func().Params(jen.Id("s").Op("*").Id("Stub")).Id(m.GoName).Params(handlerParams(m, "")...).Params(resultType(m, ""), jen.Error()).Block(
 			jen.If(jen.Id("s").Dot(m.GoName+"Func").Op("==").Nil()).Block(
 				jen.Var().Id("zero").Add(resultType(m, "")),
-				jen.Return(jen.Id("zero"), jen.Id(errorCtorName("MethodNotAvailable")).Call(jen.Lit(m.Name))),
+				jen.Return(jen.Id("zero"), jen.Id(errorCtorName("MethodNotAvailable")).Call(jen.Id(methodConstName(m.Name)))),
 			),
 			jen.Return(jen.Id("s").Dot(m.GoName+"Func").Call(args...)),
 		)
@@ -87,12 +87,46 @@ func emitHandler(ir *IR) *jen.File {
 	return f
 }
 
+// methodNames lists every JSON-RPC method name of the schema (methods, their notifications and unsubscribe
+// methods), each once, in schema order.
+func methodNames(ir *IR) []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, m := range ir.Methods {
+		add(m.Name)
+		if m.Notification != nil {
+			add(m.Notification.Name)
+			add(m.Notification.Unsubscribe)
+		}
+	}
+	return names
+}
+
+// emitMethodNames declares a constant per method name, so that the hub, the client, the tests and the
+// conformance suite name a method through the schema and a renamed or removed method breaks their build.
+func emitMethodNames(f *jen.File, ir *IR) {
+	var defs []jen.Code
+	for _, n := range methodNames(ir) {
+		defs = append(defs, jen.Id(methodConstName(n)).Op("=").Lit(n))
+	}
+	f.Comment("The method names of the schema: its methods, and the notifications and unsubscribe methods of its")
+	f.Comment("subscriptions.")
+	f.Const().Defs(defs...)
+}
+
 func emitDispatch(ir *IR) *jen.File {
 	f := jen.NewFile("rpcapi")
+	emitMethodNames(f, ir)
 	entries := jen.Dict{}
 	for _, m := range ir.Methods {
 		d := jen.Dict{
-			jen.Id("Name"): jen.Lit(m.Name),
+			jen.Id("Name"): jen.Id(methodConstName(m.Name)),
 			jen.Id("call"): jen.Id(callName(m.Name)),
 		}
 		switch m.Transport {
@@ -120,8 +154,8 @@ func emitDispatch(ir *IR) *jen.File {
 			d[jen.Id("Since")] = jen.Lit(m.Since)
 		}
 		if m.Notification != nil {
-			d[jen.Id("Notification")] = jen.Lit(m.Notification.Name)
-			d[jen.Id("Unsubscribe")] = jen.Lit(m.Notification.Unsubscribe)
+			d[jen.Id("Notification")] = jen.Id(methodConstName(m.Notification.Name))
+			d[jen.Id("Unsubscribe")] = jen.Id(methodConstName(m.Notification.Unsubscribe))
 		}
 		if len(m.Errors) > 0 {
 			var es []jen.Code
@@ -130,7 +164,7 @@ func emitDispatch(ir *IR) *jen.File {
 			}
 			d[jen.Id("Errors")] = jen.Index().String().Values(es...)
 		}
-		entries[jen.Lit(m.Name)] = jen.Values(d)
+		entries[jen.Id(methodConstName(m.Name))] = jen.Values(d)
 	}
 	f.Comment("Methods is the dispatch table: method name -> decode positional params -> validate -> call the handler.")
 	f.Var().Id("Methods").Op("=").Map(jen.String()).Op("*").Id("MethodInfo").Values(entries)

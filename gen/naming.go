@@ -45,6 +45,7 @@ func paramsName(method string) string       { return goName(method) + "Params" }
 func resultName(method string) string       { return goName(method) + "Result" }
 func notificationName(method string) string { return goName(method) + "Notification" }
 func callName(method string) string         { return "call" + goName(method) }
+func methodConstName(method string) string  { return "Method" + goName(method) }
 func errorCtorName(name string) string      { return "New" + name + "Error" }
 func errorCodeName(name string) string      { return "Code" + name }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/generated/rpcclient"
 )
 
@@ -31,7 +32,7 @@ func TestManualModeBinary(t *testing.T) {
 	c := rpcclient.New(url)
 	slot := func() uint64 {
 		var s uint64
-		if err := c.Call(ctx, "getSlot", []any{map[string]string{"commitment": "confirmed"}}, &s); err != nil {
+		if err := c.Call(ctx, rpcapi.MethodGetSlot, []any{map[string]string{"commitment": "confirmed"}}, &s); err != nil {
 			t.Fatal(err)
 		}
 		return s
@@ -42,7 +43,7 @@ func TestManualModeBinary(t *testing.T) {
 		t.Fatalf("confirmed slot moved %d -> %d in manual mode", s0, s)
 	}
 	var got uint64
-	if err := c.Call(ctx, "ledgerd_advanceSlots", []any{5}, &got); err != nil || got != s0+5 {
+	if err := c.Call(ctx, rpcapi.MethodLedgerdAdvanceSlots, []any{5}, &got); err != nil || got != s0+5 {
 		t.Fatalf("ledgerd_advanceSlots(5) = %d, %v (from %d)", got, err, s0)
 	}
 	if s := slot(); s != s0+5 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/generated/rpcclient"
 )
 
@@ -57,7 +58,7 @@ func TestAccountSnapshotBinary(t *testing.T) {
 			Data     [2]string `json:"data"`
 		} `json:"value"`
 	}
-	if err := rpcclient.New(url).Call(ctx, "getAccountInfo", []any{key, map[string]string{"encoding": "base64", "commitment": "processed"}}, &info); err != nil {
+	if err := rpcclient.New(url).Call(ctx, rpcapi.MethodGetAccountInfo, []any{key, map[string]string{"encoding": "base64", "commitment": "processed"}}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.Value == nil || info.Value.Lamports != 7000000 || info.Value.Data[0] != "AQID" {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"ledgerd/conformance/realelf"
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/node"
 	"ledgerd/impl/programs/token"
@@ -172,7 +173,7 @@ type accountValue struct {
 func getAccount(t *testing.T, url string, k core.Pubkey) accountValue {
 	t.Helper()
 	var a accountValue
-	rpcCall(t, url, "getAccountInfo", &a, k.String(), map[string]string{"encoding": "base64", "commitment": "confirmed"})
+	rpcCall(t, url, rpcapi.MethodGetAccountInfo, &a, k.String(), map[string]string{"encoding": "base64", "commitment": "confirmed"})
 	return a
 }
 
@@ -191,7 +192,7 @@ func invokeData(t *testing.T, url string, payer core.Keypair, program core.Pubke
 			Blockhash string `json:"blockhash"`
 		} `json:"value"`
 	}
-	rpcCall(t, url, "getLatestBlockhash", &bh)
+	rpcCall(t, url, rpcapi.MethodGetLatestBlockhash, &bh)
 	hash, err := core.ParseHash(bh.Value.Blockhash)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +202,7 @@ func invokeData(t *testing.T, url string, payer core.Keypair, program core.Pubke
 		t.Fatal(err)
 	}
 	var sig string
-	rpcCall(t, url, "sendTransaction", &sig, base64.StdEncoding.EncodeToString(tx.Serialize()), map[string]string{"encoding": "base64", "preflightCommitment": "processed"})
+	rpcCall(t, url, rpcapi.MethodSendTransaction, &sig, base64.StdEncoding.EncodeToString(tx.Serialize()), map[string]string{"encoding": "base64", "preflightCommitment": "processed"})
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		var got *struct {
@@ -210,7 +211,7 @@ func invokeData(t *testing.T, url string, payer core.Keypair, program core.Pubke
 				LogMessages []string `json:"logMessages"`
 			} `json:"meta"`
 		}
-		rpcCall(t, url, "getTransaction", &got, sig, map[string]any{"commitment": "confirmed", "maxSupportedTransactionVersion": 0})
+		rpcCall(t, url, rpcapi.MethodGetTransaction, &got, sig, map[string]any{"commitment": "confirmed", "maxSupportedTransactionVersion": 0})
 		if got != nil {
 			if got.Meta.Err != nil {
 				t.Fatalf("invocation of %s failed: %v %q", program, got.Meta.Err, got.Meta.LogMessages)
@@ -283,7 +284,7 @@ func TestAnchorTestCommandLine(t *testing.T) {
 	var bal struct {
 		Value uint64 `json:"value"`
 	}
-	rpcCall(t, n.rpcURL, "getBalance", &bal, wallet.PublicKey().String())
+	rpcCall(t, n.rpcURL, rpcapi.MethodGetBalance, &bal, wallet.PublicKey().String())
 	if bal.Value != MintLamports {
 		t.Errorf("mint balance %d, want %d", bal.Value, MintLamports)
 	}
@@ -291,7 +292,7 @@ func TestAnchorTestCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rpcCall(t, n.rpcURL, "getBalance", &bal, faucet.PublicKey().String())
+	rpcCall(t, n.rpcURL, rpcapi.MethodGetBalance, &bal, faucet.PublicKey().String())
 	if bal.Value != 1000_500_000_000 {
 		t.Errorf("faucet balance %d, want --faucet-sol 1000.5", bal.Value)
 	}
@@ -306,7 +307,7 @@ func TestAnchorTestCommandLine(t *testing.T) {
 		Epoch        uint64 `json:"epoch"`
 		SlotsInEpoch uint64 `json:"slotsInEpoch"`
 	}
-	rpcCall(t, n.rpcURL, "getEpochInfo", &epoch)
+	rpcCall(t, n.rpcURL, rpcapi.MethodGetEpochInfo, &epoch)
 	if epoch.AbsoluteSlot < 1000 || epoch.SlotsInEpoch != 64 || epoch.Epoch != epoch.AbsoluteSlot/64 {
 		t.Errorf("epoch info %+v: want a slot past the warp slot 1000 in 64-slot epochs", epoch)
 	}
@@ -385,7 +386,7 @@ func TestRPCPortZeroInParallel(t *testing.T) {
 			seen[u] = true
 		}
 		var health string
-		rpcCall(t, n.rpcURL, "getHealth", &health)
+		rpcCall(t, n.rpcURL, rpcapi.MethodGetHealth, &health)
 		if health != "ok" {
 			t.Errorf("node %d health %q", i, health)
 		}

@@ -175,7 +175,7 @@ func startStubNode(t *testing.T) (httpURL, wsURL string) {
 					case <-tick.C:
 					}
 					info := rpcapi.SlotInfo{Parent: slot - 1, Root: slot - 32, Slot: slot}
-					if conn.Notify("slotNotification", map[string]any{"result": info, "subscription": id}) != nil {
+					if conn.Notify(rpcapi.MethodSlotNotification, map[string]any{"result": info, "subscription": id}) != nil {
 						return
 					}
 				}

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"ledgerd/generated/rpcapi"
 )
 
 // Accounts: reading accounts, rent, supply and the faucet. {{wallet}} holds the airdrop, {{recipient}} received a
@@ -20,88 +22,88 @@ const oversized = "Encoded binary (base 58) data should be less than 128 bytes, 
 
 var accountCases = group(
 	// getAccountInfo
-	ok("getAccountInfo", `["{{fresh}}"]`, value(`null`)).named("a missing account is null"),
-	ok("getAccountInfo", `["{{wallet}}"]`, at("value.data", `""`), at("value.owner", `"{{systemProgram}}"`),
+	ok(rpcapi.MethodGetAccountInfo, `["{{fresh}}"]`, value(`null`)).named("a missing account is null"),
+	ok(rpcapi.MethodGetAccountInfo, `["{{wallet}}"]`, at("value.data", `""`), at("value.owner", `"{{systemProgram}}"`),
 		atLeast("value.lamports", "1"), at("value.space", `0`)).named("default encoding: binary, a bare base-58 string"),
-	ok("getAccountInfo", `["{{wallet}}",{"encoding":"base64","commitment":"confirmed"}]`, at("value.data", `["","base64"]`)),
-	ok("getAccountInfo", `["{{wallet}}",{"encoding":"base58","commitment":"processed"}]`, at("value.data", `["","base58"]`)),
-	ok("getAccountInfo", `["{{wallet}}",{"encoding":"base64+zstd"}]`, at("value.data.1", `"base64+zstd"`)),
-	ok("getAccountInfo", `["{{wallet}}",{"encoding":"jsonParsed"}]`, at("value.data", `["","base64"]`)).
+	ok(rpcapi.MethodGetAccountInfo, `["{{wallet}}",{"encoding":"base64","commitment":"confirmed"}]`, at("value.data", `["","base64"]`)),
+	ok(rpcapi.MethodGetAccountInfo, `["{{wallet}}",{"encoding":"base58","commitment":"processed"}]`, at("value.data", `["","base58"]`)),
+	ok(rpcapi.MethodGetAccountInfo, `["{{wallet}}",{"encoding":"base64+zstd"}]`, at("value.data.1", `"base64+zstd"`)),
+	ok(rpcapi.MethodGetAccountInfo, `["{{wallet}}",{"encoding":"jsonParsed"}]`, at("value.data", `["","base64"]`)).
 		named("jsonParsed of a plain wallet falls back to base64"),
-	ok("getAccountInfo", `["{{clockSysvar}}",{"encoding":"jsonParsed"}]`, at("value.data.program", `"sysvar"`),
+	ok(rpcapi.MethodGetAccountInfo, `["{{clockSysvar}}",{"encoding":"jsonParsed"}]`, at("value.data.program", `"sysvar"`),
 		at("value.data.parsed.type", `"clock"`)),
-	ok("getAccountInfo", `["{{clockSysvar}}",{"encoding":"base64","dataSlice":{"offset":8,"length":4}}]`,
+	ok(rpcapi.MethodGetAccountInfo, `["{{clockSysvar}}",{"encoding":"base64","dataSlice":{"offset":8,"length":4}}]`,
 		at("value.space", `40`), dataBytes("value.data.0", 4)),
-	ok("getAccountInfo", `["{{slotHashesSysvar}}",{"encoding":"base58","dataSlice":{"offset":0,"length":16}}]`, dataBytes58("value.data.0", 16)).
+	ok(rpcapi.MethodGetAccountInfo, `["{{slotHashesSysvar}}",{"encoding":"base58","dataSlice":{"offset":0,"length":16}}]`, dataBytes58("value.data.0", 16)).
 		named("base58 of a large account is fine when the slice is small"),
-	badKeys("getAccountInfo", `["%s"]`),
-	minContextSlot("getAccountInfo", `["{{wallet}}",%s]`),
-	badParams("getAccountInfo", `["{{wallet}}",{"encoding":"hex"}]`),
-	badParams("getAccountInfo", `[]`).named("no params"),
-	bad("getAccountInfo", `["{{slotHashesSysvar}}",{"encoding":"base58"}]`, -32600, oversized),
+	badKeys(rpcapi.MethodGetAccountInfo, `["%s"]`),
+	minContextSlot(rpcapi.MethodGetAccountInfo, `["{{wallet}}",%s]`),
+	badParams(rpcapi.MethodGetAccountInfo, `["{{wallet}}",{"encoding":"hex"}]`),
+	badParams(rpcapi.MethodGetAccountInfo, `[]`).named("no params"),
+	bad(rpcapi.MethodGetAccountInfo, `["{{slotHashesSysvar}}",{"encoding":"base58"}]`, -32600, oversized),
 
 	// getBalance
-	ok("getBalance", `["{{fresh}}"]`, value(`0`)),
-	ok("getBalance", `["{{wallet}}"]`, atLeast("value", "1")),
-	ok("getBalance", `["{{recipient}}",{"commitment":"confirmed"}]`, atLeast("value", fmt.Sprint(transferLamports))),
-	ok("getBalance", `["{{wallet}}",{"commitment":"processed","minContextSlot":0}]`, atLeast("value", "1")),
-	badKeys("getBalance", `["%s"]`),
-	minContextSlot("getBalance", `["{{wallet}}",%s]`),
-	badCommitment("getBalance", `["{{wallet}}",%s]`),
-	badParams("getBalance", `["{{wallet}}",{},3]`).named("three params"),
+	ok(rpcapi.MethodGetBalance, `["{{fresh}}"]`, value(`0`)),
+	ok(rpcapi.MethodGetBalance, `["{{wallet}}"]`, atLeast("value", "1")),
+	ok(rpcapi.MethodGetBalance, `["{{recipient}}",{"commitment":"confirmed"}]`, atLeast("value", fmt.Sprint(transferLamports))),
+	ok(rpcapi.MethodGetBalance, `["{{wallet}}",{"commitment":"processed","minContextSlot":0}]`, atLeast("value", "1")),
+	badKeys(rpcapi.MethodGetBalance, `["%s"]`),
+	minContextSlot(rpcapi.MethodGetBalance, `["{{wallet}}",%s]`),
+	badCommitment(rpcapi.MethodGetBalance, `["{{wallet}}",%s]`),
+	badParams(rpcapi.MethodGetBalance, `["{{wallet}}",{},3]`).named("three params"),
 
 	// getMultipleAccounts
-	ok("getMultipleAccounts", `[["{{wallet}}","{{fresh}}"]]`, at("value.0.data", `["","base64"]`), at("value.1", `null`)).
+	ok(rpcapi.MethodGetMultipleAccounts, `[["{{wallet}}","{{fresh}}"]]`, at("value.0.data", `["","base64"]`), at("value.1", `null`)).
 		named("default encoding base64; a missing account is null"),
-	ok("getMultipleAccounts", `[[]]`, value(`[]`)),
-	ok("getMultipleAccounts", `[["{{clockSysvar}}","{{wallet}}"],{"encoding":"jsonParsed","commitment":"confirmed"}]`,
+	ok(rpcapi.MethodGetMultipleAccounts, `[[]]`, value(`[]`)),
+	ok(rpcapi.MethodGetMultipleAccounts, `[["{{clockSysvar}}","{{wallet}}"],{"encoding":"jsonParsed","commitment":"confirmed"}]`,
 		at("value.0.data.program", `"sysvar"`), at("value.1.data", `["","base64"]`)),
-	ok("getMultipleAccounts", "["+repeated("{{fresh}}", 100)+"]", length("value", 100)).named("100 keys, the limit"),
-	bad("getMultipleAccounts", "["+repeated("{{fresh}}", 101)+"]", -32602, "Too many inputs provided; max 100").named("101 keys"),
-	badKeys("getMultipleAccounts", `[["{{wallet}}","%s"]]`),
-	minContextSlot("getMultipleAccounts", `[["{{wallet}}"],%s]`),
-	bad("getMultipleAccounts", `[["{{slotHashesSysvar}}"],{"encoding":"base58"}]`, -32600, oversized),
+	ok(rpcapi.MethodGetMultipleAccounts, "["+repeated("{{fresh}}", 100)+"]", length("value", 100)).named("100 keys, the limit"),
+	bad(rpcapi.MethodGetMultipleAccounts, "["+repeated("{{fresh}}", 101)+"]", -32602, "Too many inputs provided; max 100").named("101 keys"),
+	badKeys(rpcapi.MethodGetMultipleAccounts, `[["{{wallet}}","%s"]]`),
+	minContextSlot(rpcapi.MethodGetMultipleAccounts, `[["{{wallet}}"],%s]`),
+	bad(rpcapi.MethodGetMultipleAccounts, `[["{{slotHashesSysvar}}"],{"encoding":"base58"}]`, -32600, oversized),
 
 	// getProgramAccounts (the sysvar owner: small and present on every node)
-	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","dataSlice":{"offset":0,"length":0}}]`,
+	ok(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"encoding":"base64","dataSlice":{"offset":0,"length":0}}]`,
 		contains("", "pubkey", "{{clockSysvar}}")).named("bare array by default"),
-	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","withContext":true,"dataSlice":{"offset":0,"length":0}}]`,
+	ok(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"encoding":"base64","withContext":true,"dataSlice":{"offset":0,"length":0}}]`,
 		contains("value", "pubkey", "{{clockSysvar}}")).named("withContext wraps the list"),
-	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"dataSize":40}]}]`,
+	ok(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"dataSize":40}]}]`,
 		contains("", "pubkey", "{{clockSysvar}}")).named("dataSize filter"),
-	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"memcmp":{"offset":16,"bytes":"`+encode58(rentBurn)+`"}}]}]`,
+	ok(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"memcmp":{"offset":16,"bytes":"`+encode58(rentBurn)+`"}}]}]`,
 		contains("", "pubkey", "{{rentSysvar}}")).named("memcmp filter, base58 bytes"),
-	ok("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"memcmp":{"offset":16,"bytes":"`+base64.StdEncoding.EncodeToString(rentBurn)+`","encoding":"base64"}}]}]`,
+	ok(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"encoding":"base64","filters":[{"memcmp":{"offset":16,"bytes":"`+base64.StdEncoding.EncodeToString(rentBurn)+`","encoding":"base64"}}]}]`,
 		contains("", "pubkey", "{{rentSysvar}}")).named("memcmp filter, base64 bytes"),
-	ok("getProgramAccounts", `["{{fresh}}"]`, exact(`[]`)).named("a program owning nothing"),
-	badKeys("getProgramAccounts", `["%s"]`),
-	bad("getProgramAccounts", `["{{sysvarOwner}}",{"filters":[`+strings.Repeat(`{"dataSize":1},`, 4)+`{"dataSize":1}]}]`,
+	ok(rpcapi.MethodGetProgramAccounts, `["{{fresh}}"]`, exact(`[]`)).named("a program owning nothing"),
+	badKeys(rpcapi.MethodGetProgramAccounts, `["%s"]`),
+	bad(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"filters":[`+strings.Repeat(`{"dataSize":1},`, 4)+`{"dataSize":1}]}]`,
 		-32602, "Too many filters provided; max 4").named("five filters"),
-	bad("getProgramAccounts", `["{{sysvarOwner}}",{"filters":[{"memcmp":{"offset":0,"bytes":"`+tooLong+`"}}]}]`,
+	bad(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"filters":[{"memcmp":{"offset":0,"bytes":"`+tooLong+`"}}]}]`,
 		-32602, "Invalid param: DataTooLarge").named("memcmp bytes over 128"),
-	bad("getProgramAccounts", `["{{sysvarOwner}}",{"encoding":"base58"}]`, -32600, oversized),
-	minContextSlot("getProgramAccounts", `["{{sysvarOwner}}",%s]`),
+	bad(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",{"encoding":"base58"}]`, -32600, oversized),
+	minContextSlot(rpcapi.MethodGetProgramAccounts, `["{{sysvarOwner}}",%s]`),
 
 	// getMinimumBalanceForRentExemption: (128 + len) × 6960 with the default Rent
-	ok("getMinimumBalanceForRentExemption", `[0]`, exact(`890880`)),
-	ok("getMinimumBalanceForRentExemption", `[165]`, exact(`2039280`)).named("a token account"),
-	ok("getMinimumBalanceForRentExemption", `[82,{"commitment":"confirmed"}]`, exact(`1461600`)).named("a mint"),
-	bad("getMinimumBalanceForRentExemption", `[10485761]`, -32600, "Invalid request").named("over 10 MiB"),
-	badParams("getMinimumBalanceForRentExemption", `[-1]`),
-	badParams("getMinimumBalanceForRentExemption", `["x"]`),
+	ok(rpcapi.MethodGetMinimumBalanceForRentExemption, `[0]`, exact(`890880`)),
+	ok(rpcapi.MethodGetMinimumBalanceForRentExemption, `[165]`, exact(`2039280`)).named("a token account"),
+	ok(rpcapi.MethodGetMinimumBalanceForRentExemption, `[82,{"commitment":"confirmed"}]`, exact(`1461600`)).named("a mint"),
+	bad(rpcapi.MethodGetMinimumBalanceForRentExemption, `[10485761]`, -32600, "Invalid request").named("over 10 MiB"),
+	badParams(rpcapi.MethodGetMinimumBalanceForRentExemption, `[-1]`),
+	badParams(rpcapi.MethodGetMinimumBalanceForRentExemption, `["x"]`),
 
 	// getLargestAccounts
-	ok("getLargestAccounts", ``),
-	ok("getLargestAccounts", `[{"filter":"circulating","commitment":"confirmed"}]`),
-	ok("getLargestAccounts", `[{"filter":"nonCirculating"}]`),
-	badParams("getLargestAccounts", `[{"filter":"bogus"}]`),
-	badCommitment("getLargestAccounts", `[%s]`),
+	ok(rpcapi.MethodGetLargestAccounts, ``),
+	ok(rpcapi.MethodGetLargestAccounts, `[{"filter":"circulating","commitment":"confirmed"}]`),
+	ok(rpcapi.MethodGetLargestAccounts, `[{"filter":"nonCirculating"}]`),
+	badParams(rpcapi.MethodGetLargestAccounts, `[{"filter":"bogus"}]`),
+	badCommitment(rpcapi.MethodGetLargestAccounts, `[%s]`),
 
 	// getSupply
-	ok("getSupply", ``, atLeast("value.total", "1")),
-	ok("getSupply", `[{"excludeNonCirculatingAccountsList":true}]`, at("value.nonCirculatingAccounts", `[]`)),
-	badCommitment("getSupply", `[%s]`),
-	badParams("getSupply", `[{"excludeNonCirculatingAccountsList":"yes"}]`),
+	ok(rpcapi.MethodGetSupply, ``, atLeast("value.total", "1")),
+	ok(rpcapi.MethodGetSupply, `[{"excludeNonCirculatingAccountsList":true}]`, at("value.nonCirculatingAccounts", `[]`)),
+	badCommitment(rpcapi.MethodGetSupply, `[%s]`),
+	badParams(rpcapi.MethodGetSupply, `[{"excludeNonCirculatingAccountsList":"yes"}]`),
 )
 
 // dataBytes: the base64 string at path decodes to n bytes.

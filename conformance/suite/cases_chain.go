@@ -7,85 +7,85 @@ import "ledgerd/generated/rpcapi"
 
 var chainCases = group(
 	// getSlot
-	ok("getSlot", ``, atLeast("", "{{transferSlot}}")),
-	ok("getSlot", `[{"commitment":"processed"}]`, atLeast("", "{{transferSlot}}")),
-	minContextSlot("getSlot", `[%s]`),
-	badCommitment("getSlot", `[%s]`),
+	ok(rpcapi.MethodGetSlot, ``, atLeast("", "{{transferSlot}}")),
+	ok(rpcapi.MethodGetSlot, `[{"commitment":"processed"}]`, atLeast("", "{{transferSlot}}")),
+	minContextSlot(rpcapi.MethodGetSlot, `[%s]`),
+	badCommitment(rpcapi.MethodGetSlot, `[%s]`),
 
 	// getEpochInfo
-	ok("getEpochInfo", ``, typed("slotIndex < slotsInEpoch", func(v rpcapi.GetEpochInfoResult, _ Vars) error {
+	ok(rpcapi.MethodGetEpochInfo, ``, typed("slotIndex < slotsInEpoch", func(v rpcapi.GetEpochInfoResult, _ Vars) error {
 		if v.SlotIndex >= v.SlotsInEpoch {
 			return errorf("slotIndex %d is not below slotsInEpoch %d", v.SlotIndex, v.SlotsInEpoch)
 		}
 		return nil
 	}), atLeast("absoluteSlot", "{{transferSlot}}")),
-	ok("getEpochInfo", `[{"commitment":"confirmed"}]`),
-	minContextSlot("getEpochInfo", `[%s]`),
-	badCommitment("getEpochInfo", `[%s]`),
+	ok(rpcapi.MethodGetEpochInfo, `[{"commitment":"confirmed"}]`),
+	minContextSlot(rpcapi.MethodGetEpochInfo, `[%s]`),
+	badCommitment(rpcapi.MethodGetEpochInfo, `[%s]`),
 
 	// getEpochSchedule
-	ok("getEpochSchedule", ``, atLeast("slotsPerEpoch", "32")),
-	noParams("getEpochSchedule"),
+	ok(rpcapi.MethodGetEpochSchedule, ``, atLeast("slotsPerEpoch", "32")),
+	noParams(rpcapi.MethodGetEpochSchedule),
 
 	// getTransactionCount
-	ok("getTransactionCount", ``, atLeast("", "2")).named("at least the prepared airdrop and transfer"),
-	ok("getTransactionCount", `[{"commitment":"processed"}]`, atLeast("", "2")),
-	minContextSlot("getTransactionCount", `[%s]`),
-	badCommitment("getTransactionCount", `[%s]`),
+	ok(rpcapi.MethodGetTransactionCount, ``, atLeast("", "2")).named("at least the prepared airdrop and transfer"),
+	ok(rpcapi.MethodGetTransactionCount, `[{"commitment":"processed"}]`, atLeast("", "2")),
+	minContextSlot(rpcapi.MethodGetTransactionCount, `[%s]`),
+	badCommitment(rpcapi.MethodGetTransactionCount, `[%s]`),
 
 	// getLatestBlockhash
-	ok("getLatestBlockhash", ``, atLeast("value.lastValidBlockHeight", "1")),
-	ok("getLatestBlockhash", `[{"commitment":"processed"}]`),
-	minContextSlot("getLatestBlockhash", `[%s]`),
-	badCommitment("getLatestBlockhash", `[%s]`),
+	ok(rpcapi.MethodGetLatestBlockhash, ``, atLeast("value.lastValidBlockHeight", "1")),
+	ok(rpcapi.MethodGetLatestBlockhash, `[{"commitment":"processed"}]`),
+	minContextSlot(rpcapi.MethodGetLatestBlockhash, `[%s]`),
+	badCommitment(rpcapi.MethodGetLatestBlockhash, `[%s]`),
 
 	// isBlockhashValid
-	ok("isBlockhashValid", `["{{blockhash}}"]`, value(`true`)),
-	ok("isBlockhashValid", `["{{blockhash}}",{"commitment":"processed"}]`, value(`true`)),
-	ok("isBlockhashValid", `["{{freshHash}}"]`, value(`false`)).named("a blockhash the node never made"),
-	bad("isBlockhashValid", `["xyz"]`, -32602, "WrongSize").named("a hash that does not parse (no prefix, as the reference)"),
-	minContextSlot("isBlockhashValid", `["{{blockhash}}",%s]`),
+	ok(rpcapi.MethodIsBlockhashValid, `["{{blockhash}}"]`, value(`true`)),
+	ok(rpcapi.MethodIsBlockhashValid, `["{{blockhash}}",{"commitment":"processed"}]`, value(`true`)),
+	ok(rpcapi.MethodIsBlockhashValid, `["{{freshHash}}"]`, value(`false`)).named("a blockhash the node never made"),
+	bad(rpcapi.MethodIsBlockhashValid, `["xyz"]`, -32602, "WrongSize").named("a hash that does not parse (no prefix, as the reference)"),
+	minContextSlot(rpcapi.MethodIsBlockhashValid, `["{{blockhash}}",%s]`),
 
 	// getFeeForMessage
-	ok("getFeeForMessage", `["{{msg64}}"]`, value(`5000`)).named("one signature: 5000 lamports"),
-	ok("getFeeForMessage", `["{{msg64}}",{"commitment":"processed"}]`, value(`5000`)),
-	ok("getFeeForMessage", `["{{staleMsg64}}"]`, value(`null`)).named("an unknown blockhash gives null"),
-	badParams("getFeeForMessage", `["!!!"]`).named("not base64"),
-	minContextSlot("getFeeForMessage", `["{{msg64}}",%s]`),
+	ok(rpcapi.MethodGetFeeForMessage, `["{{msg64}}"]`, value(`5000`)).named("one signature: 5000 lamports"),
+	ok(rpcapi.MethodGetFeeForMessage, `["{{msg64}}",{"commitment":"processed"}]`, value(`5000`)),
+	ok(rpcapi.MethodGetFeeForMessage, `["{{staleMsg64}}"]`, value(`null`)).named("an unknown blockhash gives null"),
+	badParams(rpcapi.MethodGetFeeForMessage, `["!!!"]`).named("not base64"),
+	minContextSlot(rpcapi.MethodGetFeeForMessage, `["{{msg64}}",%s]`),
 
 	// getRecentPrioritizationFees
-	ok("getRecentPrioritizationFees", ``),
-	ok("getRecentPrioritizationFees", `[["{{wallet}}"]]`),
-	ok("getRecentPrioritizationFees", "["+repeated("{{fresh}}", 128)+"]").named("128 keys, the limit"),
-	bad("getRecentPrioritizationFees", "["+repeated("{{fresh}}", 129)+"]", -32602, "Too many inputs provided; max 128").named("129 keys"),
-	badKeys("getRecentPrioritizationFees", `[["%s"]]`),
+	ok(rpcapi.MethodGetRecentPrioritizationFees, ``),
+	ok(rpcapi.MethodGetRecentPrioritizationFees, `[["{{wallet}}"]]`),
+	ok(rpcapi.MethodGetRecentPrioritizationFees, "["+repeated("{{fresh}}", 128)+"]").named("128 keys, the limit"),
+	bad(rpcapi.MethodGetRecentPrioritizationFees, "["+repeated("{{fresh}}", 129)+"]", -32602, "Too many inputs provided; max 128").named("129 keys"),
+	badKeys(rpcapi.MethodGetRecentPrioritizationFees, `[["%s"]]`),
 
 	// getRecentPerformanceSamples
-	ok("getRecentPerformanceSamples", ``),
-	ok("getRecentPerformanceSamples", `[5]`, where("at most 5 samples", func(g *Got) error {
+	ok(rpcapi.MethodGetRecentPerformanceSamples, ``),
+	ok(rpcapi.MethodGetRecentPerformanceSamples, `[5]`, where("at most 5 samples", func(g *Got) error {
 		n, err := g.Len("")
 		if err == nil && n > 5 {
 			return errorf("%d samples", n)
 		}
 		return err
 	})),
-	bad("getRecentPerformanceSamples", `[721]`, -32602, "Invalid limit; max 720"),
-	badParams("getRecentPerformanceSamples", `["x"]`),
+	bad(rpcapi.MethodGetRecentPerformanceSamples, `[721]`, -32602, "Invalid limit; max 720"),
+	badParams(rpcapi.MethodGetRecentPerformanceSamples, `["x"]`),
 
 	// getGenesisHash, getIdentity, getVersion, getHealth
-	ok("getGenesisHash", ``),
-	noParams("getGenesisHash"),
-	ok("getIdentity", ``),
-	noParams("getIdentity"),
-	ok("getVersion", ``, matches("solana-core", `^\d+\.\d+\.\d+`)),
-	ok("getVersion", ``, matches("solana-core", `^\d+\.\d+\.\d+`)).overWS().named("over the WebSocket"),
-	noParams("getVersion"),
-	ok("getHealth", ``, exact(`"ok"`)),
-	noParams("getHealth"),
+	ok(rpcapi.MethodGetGenesisHash, ``),
+	noParams(rpcapi.MethodGetGenesisHash),
+	ok(rpcapi.MethodGetIdentity, ``),
+	noParams(rpcapi.MethodGetIdentity),
+	ok(rpcapi.MethodGetVersion, ``, matches("solana-core", `^\d+\.\d+\.\d+`)),
+	ok(rpcapi.MethodGetVersion, ``, matches("solana-core", `^\d+\.\d+\.\d+`)).overWS().named("over the WebSocket"),
+	noParams(rpcapi.MethodGetVersion),
+	ok(rpcapi.MethodGetHealth, ``, exact(`"ok"`)),
+	noParams(rpcapi.MethodGetHealth),
 
 	// getMaxRetransmitSlot, getMaxShredInsertSlot
-	ok("getMaxRetransmitSlot", ``, atLeast("", "{{transferSlot}}")),
-	noParams("getMaxRetransmitSlot"),
-	ok("getMaxShredInsertSlot", ``, atLeast("", "{{transferSlot}}")),
-	noParams("getMaxShredInsertSlot"),
+	ok(rpcapi.MethodGetMaxRetransmitSlot, ``, atLeast("", "{{transferSlot}}")),
+	noParams(rpcapi.MethodGetMaxRetransmitSlot),
+	ok(rpcapi.MethodGetMaxShredInsertSlot, ``, atLeast("", "{{transferSlot}}")),
+	noParams(rpcapi.MethodGetMaxShredInsertSlot),
 )

@@ -1,55 +1,57 @@
 package suite
 
+import "ledgerd/generated/rpcapi"
+
 // Deprecated methods: still served (clients older than their replacements call them), with the old shapes.
 
 var deprecatedCases = group(
 	// getConfirmedBlock (getBlock)
-	ok("getConfirmedBlock", `[{{transferSlot}}]`, blockHas("{{transferSig}}")),
-	ok("getConfirmedBlock", `[{{transferSlot}},{"encoding":"base64","transactionDetails":"signatures","rewards":false}]`,
+	ok(rpcapi.MethodGetConfirmedBlock, `[{{transferSlot}}]`, blockHas("{{transferSig}}")),
+	ok(rpcapi.MethodGetConfirmedBlock, `[{{transferSlot}},{"encoding":"base64","transactionDetails":"signatures","rewards":false}]`,
 		contains("signatures", "", "{{transferSig}}")),
-	processedRejected("getConfirmedBlock", `[{{transferSlot}},%s]`),
-	badParams("getConfirmedBlock", `["x"]`),
+	processedRejected(rpcapi.MethodGetConfirmedBlock, `[{{transferSlot}},%s]`),
+	badParams(rpcapi.MethodGetConfirmedBlock, `["x"]`),
 
 	// getConfirmedBlocks (getBlocks)
-	ok("getConfirmedBlocks", `[{{airdropSlot}},{{transferSlot}}]`, contains("", "", "{{transferSlot}}")),
-	processedRejected("getConfirmedBlocks", `[{{transferSlot}},{{transferSlot}},%s]`),
-	badParams("getConfirmedBlocks", `["x"]`),
+	ok(rpcapi.MethodGetConfirmedBlocks, `[{{airdropSlot}},{{transferSlot}}]`, contains("", "", "{{transferSlot}}")),
+	processedRejected(rpcapi.MethodGetConfirmedBlocks, `[{{transferSlot}},{{transferSlot}},%s]`),
+	badParams(rpcapi.MethodGetConfirmedBlocks, `["x"]`),
 
 	// getConfirmedBlocksWithLimit (getBlocksWithLimit)
-	ok("getConfirmedBlocksWithLimit", `[{{transferSlot}},1]`, exact(`[{{transferSlot}}]`)),
-	bad("getConfirmedBlocksWithLimit", `[0,500001]`, -32602, "Limit too large; max 500000"),
-	processedRejected("getConfirmedBlocksWithLimit", `[0,1,%s]`),
+	ok(rpcapi.MethodGetConfirmedBlocksWithLimit, `[{{transferSlot}},1]`, exact(`[{{transferSlot}}]`)),
+	bad(rpcapi.MethodGetConfirmedBlocksWithLimit, `[0,500001]`, -32602, "Limit too large; max 500000"),
+	processedRejected(rpcapi.MethodGetConfirmedBlocksWithLimit, `[0,1,%s]`),
 
 	// getConfirmedSignaturesForAddress2 (getSignaturesForAddress)
-	ok("getConfirmedSignaturesForAddress2", `["{{wallet}}"]`, contains("", "signature", "{{transferSig}}")),
-	ok("getConfirmedSignaturesForAddress2", `["{{wallet}}",{"limit":1}]`, length("", 1)),
-	bad("getConfirmedSignaturesForAddress2", `["{{wallet}}",{"limit":1001}]`, -32602, "Invalid limit; max 1000"),
-	badKeys("getConfirmedSignaturesForAddress2", `["%s"]`),
+	ok(rpcapi.MethodGetConfirmedSignaturesForAddress2, `["{{wallet}}"]`, contains("", "signature", "{{transferSig}}")),
+	ok(rpcapi.MethodGetConfirmedSignaturesForAddress2, `["{{wallet}}",{"limit":1}]`, length("", 1)),
+	bad(rpcapi.MethodGetConfirmedSignaturesForAddress2, `["{{wallet}}",{"limit":1001}]`, -32602, "Invalid limit; max 1000"),
+	badKeys(rpcapi.MethodGetConfirmedSignaturesForAddress2, `["%s"]`),
 
 	// getConfirmedTransaction (getTransaction)
-	ok("getConfirmedTransaction", `["{{transferSig}}"]`, at("slot", `{{transferSlot}}`), at("meta.fee", `5000`)),
-	ok("getConfirmedTransaction", `["{{freshSig}}"]`, exact(`null`)),
-	processedRejected("getConfirmedTransaction", `["{{transferSig}}",%s]`),
-	badKeys("getConfirmedTransaction", `["%s"]`),
+	ok(rpcapi.MethodGetConfirmedTransaction, `["{{transferSig}}"]`, at("slot", `{{transferSlot}}`), at("meta.fee", `5000`)),
+	ok(rpcapi.MethodGetConfirmedTransaction, `["{{freshSig}}"]`, exact(`null`)),
+	processedRejected(rpcapi.MethodGetConfirmedTransaction, `["{{transferSig}}",%s]`),
+	badKeys(rpcapi.MethodGetConfirmedTransaction, `["%s"]`),
 
 	// getFeeCalculatorForBlockhash (isBlockhashValid / getFeeForMessage)
-	ok("getFeeCalculatorForBlockhash", `["{{blockhash}}"]`, at("value.feeCalculator.lamportsPerSignature", `5000`)),
-	ok("getFeeCalculatorForBlockhash", `["{{freshHash}}"]`, value(`null`)).named("an unknown blockhash gives null"),
-	badKeys("getFeeCalculatorForBlockhash", `["%s"]`),
-	minContextSlot("getFeeCalculatorForBlockhash", `["{{blockhash}}",%s]`),
+	ok(rpcapi.MethodGetFeeCalculatorForBlockhash, `["{{blockhash}}"]`, at("value.feeCalculator.lamportsPerSignature", `5000`)),
+	ok(rpcapi.MethodGetFeeCalculatorForBlockhash, `["{{freshHash}}"]`, value(`null`)).named("an unknown blockhash gives null"),
+	badKeys(rpcapi.MethodGetFeeCalculatorForBlockhash, `["%s"]`),
+	minContextSlot(rpcapi.MethodGetFeeCalculatorForBlockhash, `["{{blockhash}}",%s]`),
 
 	// getFeeRateGovernor
-	ok("getFeeRateGovernor", ``, at("value.feeRateGovernor.targetLamportsPerSignature", `10000`),
+	ok(rpcapi.MethodGetFeeRateGovernor, ``, at("value.feeRateGovernor.targetLamportsPerSignature", `10000`),
 		at("value.feeRateGovernor.burnPercent", `50`)),
-	noParams("getFeeRateGovernor"),
+	noParams(rpcapi.MethodGetFeeRateGovernor),
 
 	// getFees (getFeeForMessage)
-	ok("getFees", ``, at("value.feeCalculator.lamportsPerSignature", `5000`), atLeast("value.lastValidBlockHeight", "1")),
-	ok("getFees", `[{"commitment":"processed"}]`),
-	badCommitment("getFees", `[%s]`),
+	ok(rpcapi.MethodGetFees, ``, at("value.feeCalculator.lamportsPerSignature", `5000`), atLeast("value.lastValidBlockHeight", "1")),
+	ok(rpcapi.MethodGetFees, `[{"commitment":"processed"}]`),
+	badCommitment(rpcapi.MethodGetFees, `[%s]`),
 
 	// getRecentBlockhash (getLatestBlockhash)
-	ok("getRecentBlockhash", ``, at("value.feeCalculator.lamportsPerSignature", `5000`)),
-	ok("getRecentBlockhash", `[{"commitment":"confirmed"}]`),
-	badCommitment("getRecentBlockhash", `[%s]`),
+	ok(rpcapi.MethodGetRecentBlockhash, ``, at("value.feeCalculator.lamportsPerSignature", `5000`)),
+	ok(rpcapi.MethodGetRecentBlockhash, `[{"commitment":"confirmed"}]`),
+	badCommitment(rpcapi.MethodGetRecentBlockhash, `[%s]`),
 )

@@ -3,6 +3,8 @@ package suite
 import (
 	"context"
 	"time"
+
+	"ledgerd/generated/rpcapi"
 )
 
 // Subscriptions (over -ws). A valid subscribe must answer an id, then the notifications the case names must
@@ -39,57 +41,57 @@ func unsubscribeCases(method, subscribe, params string) []Case {
 
 var subscriptionCases = group(
 	// accountSubscribe
-	ok("accountSubscribe", `["{{recipient}}",{"commitment":"confirmed","encoding":"base64"}]`).
+	ok(rpcapi.MethodAccountSubscribe, `["{{recipient}}",{"commitment":"confirmed","encoding":"base64"}]`).
 		notifies(Notify{Min: 1, Trigger: sendTx}),
-	ok("accountSubscribe", `["{{recipient}}"]`).notifies(Notify{Min: 1, Trigger: sendTx}).named("defaults: finalized, binary"),
-	bad("accountSubscribe", `["1111"]`, -32602, "Invalid Request: Invalid pubkey provided"),
-	badParams("accountSubscribe", `["{{recipient}}",{"encoding":"hex"}]`),
-	unsubscribeCases("accountUnsubscribe", "accountSubscribe", `["{{fresh}}"]`),
+	ok(rpcapi.MethodAccountSubscribe, `["{{recipient}}"]`).notifies(Notify{Min: 1, Trigger: sendTx}).named("defaults: finalized, binary"),
+	bad(rpcapi.MethodAccountSubscribe, `["1111"]`, -32602, "Invalid Request: Invalid pubkey provided"),
+	badParams(rpcapi.MethodAccountSubscribe, `["{{recipient}}",{"encoding":"hex"}]`),
+	unsubscribeCases(rpcapi.MethodAccountUnsubscribe, rpcapi.MethodAccountSubscribe, `["{{fresh}}"]`),
 
 	// programSubscribe
-	ok("programSubscribe", `["{{systemProgram}}",{"commitment":"confirmed","encoding":"base64","filters":[{"dataSize":0}]}]`).
+	ok(rpcapi.MethodProgramSubscribe, `["{{systemProgram}}",{"commitment":"confirmed","encoding":"base64","filters":[{"dataSize":0}]}]`).
 		notifies(Notify{Min: 1, Trigger: sendTx}),
-	bad("programSubscribe", `["0OIl"]`, -32602, "Invalid Request: Invalid pubkey provided"),
-	bad("programSubscribe", `["{{systemProgram}}",{"filters":[{"dataSize":1},{"dataSize":1},{"dataSize":1},{"dataSize":1},{"dataSize":1}]}]`,
+	bad(rpcapi.MethodProgramSubscribe, `["0OIl"]`, -32602, "Invalid Request: Invalid pubkey provided"),
+	bad(rpcapi.MethodProgramSubscribe, `["{{systemProgram}}",{"filters":[{"dataSize":1},{"dataSize":1},{"dataSize":1},{"dataSize":1},{"dataSize":1}]}]`,
 		-32602, "Invalid params: Too many filters provided; max 4").named("five filters"),
-	unsubscribeCases("programUnsubscribe", "programSubscribe", `["{{fresh}}"]`),
+	unsubscribeCases(rpcapi.MethodProgramUnsubscribe, rpcapi.MethodProgramSubscribe, `["{{fresh}}"]`),
 
 	// logsSubscribe
-	ok("logsSubscribe", `[{"mentions":["{{recipient}}"]},{"commitment":"confirmed"}]`).notifies(Notify{Min: 1, Trigger: sendTx}),
-	ok("logsSubscribe", `["all"]`).notifies(Notify{Min: 1, Trigger: sendTx}),
-	bad("logsSubscribe", `[{"mentions":[]}]`, -32602, "Invalid Request: Only 1 address supported"),
-	bad("logsSubscribe", `[{"mentions":["0OIl"]}]`, -32602, "Invalid Request: Invalid mentions provided"),
-	unsubscribeCases("logsUnsubscribe", "logsSubscribe", `["allWithVotes"]`),
+	ok(rpcapi.MethodLogsSubscribe, `[{"mentions":["{{recipient}}"]},{"commitment":"confirmed"}]`).notifies(Notify{Min: 1, Trigger: sendTx}),
+	ok(rpcapi.MethodLogsSubscribe, `["all"]`).notifies(Notify{Min: 1, Trigger: sendTx}),
+	bad(rpcapi.MethodLogsSubscribe, `[{"mentions":[]}]`, -32602, "Invalid Request: Only 1 address supported"),
+	bad(rpcapi.MethodLogsSubscribe, `[{"mentions":["0OIl"]}]`, -32602, "Invalid Request: Invalid mentions provided"),
+	unsubscribeCases(rpcapi.MethodLogsUnsubscribe, rpcapi.MethodLogsSubscribe, `["allWithVotes"]`),
 
 	// signatureSubscribe: removed by the node after its first processed notification
-	ok("signatureSubscribe", `["{{txSig}}",{"commitment":"confirmed"}]`).notifies(Notify{Min: 1, Trigger: sendTx, Final: true}),
-	ok("signatureSubscribe", `["{{txSig}}",{"commitment":"processed","enableReceivedNotification":true}]`).
+	ok(rpcapi.MethodSignatureSubscribe, `["{{txSig}}",{"commitment":"confirmed"}]`).notifies(Notify{Min: 1, Trigger: sendTx, Final: true}),
+	ok(rpcapi.MethodSignatureSubscribe, `["{{txSig}}",{"commitment":"processed","enableReceivedNotification":true}]`).
 		notifies(Notify{Min: 1, Trigger: sendTx}),
-	bad("signatureSubscribe", `["0OIl"]`, -32602, "Invalid Request: Invalid signature provided"),
-	unsubscribeCases("signatureUnsubscribe", "signatureSubscribe", `["{{freshSig}}"]`),
+	bad(rpcapi.MethodSignatureSubscribe, `["0OIl"]`, -32602, "Invalid Request: Invalid signature provided"),
+	unsubscribeCases(rpcapi.MethodSignatureUnsubscribe, rpcapi.MethodSignatureSubscribe, `["{{freshSig}}"]`),
 
 	// slotSubscribe, rootSubscribe, slotsUpdatesSubscribe: the chain notifies by itself
-	ok("slotSubscribe", ``).notifies(Notify{Min: 2}),
-	badParams("slotSubscribe", `[1]`),
-	unsubscribeCases("slotUnsubscribe", "slotSubscribe", ``),
-	ok("rootSubscribe", ``).notifies(Notify{Min: 2}),
-	badParams("rootSubscribe", `[1]`),
-	unsubscribeCases("rootUnsubscribe", "rootSubscribe", ``),
-	ok("slotsUpdatesSubscribe", ``).notifies(Notify{Min: 3}),
-	badParams("slotsUpdatesSubscribe", `[1]`),
-	unsubscribeCases("slotsUpdatesUnsubscribe", "slotsUpdatesSubscribe", ``),
+	ok(rpcapi.MethodSlotSubscribe, ``).notifies(Notify{Min: 2}),
+	badParams(rpcapi.MethodSlotSubscribe, `[1]`),
+	unsubscribeCases(rpcapi.MethodSlotUnsubscribe, rpcapi.MethodSlotSubscribe, ``),
+	ok(rpcapi.MethodRootSubscribe, ``).notifies(Notify{Min: 2}),
+	badParams(rpcapi.MethodRootSubscribe, `[1]`),
+	unsubscribeCases(rpcapi.MethodRootUnsubscribe, rpcapi.MethodRootSubscribe, ``),
+	ok(rpcapi.MethodSlotsUpdatesSubscribe, ``).notifies(Notify{Min: 3}),
+	badParams(rpcapi.MethodSlotsUpdatesSubscribe, `[1]`),
+	unsubscribeCases(rpcapi.MethodSlotsUpdatesUnsubscribe, rpcapi.MethodSlotsUpdatesSubscribe, ``),
 
 	// blockSubscribe (unstable; -32601 where disabled)
-	ok("blockSubscribe", `["all",{"commitment":"confirmed","encoding":"json","maxSupportedTransactionVersion":0}]`).
+	ok(rpcapi.MethodBlockSubscribe, `["all",{"commitment":"confirmed","encoding":"json","maxSupportedTransactionVersion":0}]`).
 		notifies(Notify{Min: 1, Trigger: sendTx}),
-	ok("blockSubscribe", `[{"mentionsAccountOrProgram":"{{recipient}}"},{"transactionDetails":"signatures","showRewards":true}]`).
+	ok(rpcapi.MethodBlockSubscribe, `[{"mentionsAccountOrProgram":"{{recipient}}"},{"transactionDetails":"signatures","showRewards":true}]`).
 		notifies(Notify{Min: 1, Trigger: sendTx}),
-	bad("blockSubscribe", `["all",{"commitment":"processed"}]`, -32602, "Method does not support commitment below `confirmed`"),
-	bad("blockSubscribe", `[{"mentionsAccountOrProgram":"0OIl"}]`, -32602, "Invalid Request: Invalid mentions_account_or_program provided"),
-	unsubscribeCases("blockUnsubscribe", "blockSubscribe", `["all"]`),
+	bad(rpcapi.MethodBlockSubscribe, `["all",{"commitment":"processed"}]`, -32602, "Method does not support commitment below `confirmed`"),
+	bad(rpcapi.MethodBlockSubscribe, `[{"mentionsAccountOrProgram":"0OIl"}]`, -32602, "Invalid Request: Invalid mentions_account_or_program provided"),
+	unsubscribeCases(rpcapi.MethodBlockUnsubscribe, rpcapi.MethodBlockSubscribe, `["all"]`),
 
 	// voteSubscribe (unstable; -32601 where disabled). A node may have no votes to send in a short window.
-	ok("voteSubscribe", ``).notifies(Notify{Min: 0, Within: time.Second}),
-	badParams("voteSubscribe", `[1]`),
-	unsubscribeCases("voteUnsubscribe", "voteSubscribe", ``),
+	ok(rpcapi.MethodVoteSubscribe, ``).notifies(Notify{Min: 0, Within: time.Second}),
+	badParams(rpcapi.MethodVoteSubscribe, `[1]`),
+	unsubscribeCases(rpcapi.MethodVoteUnsubscribe, rpcapi.MethodVoteSubscribe, ``),
 )

@@ -7,8 +7,8 @@
 //
 // A case is one entry in one of the cases_*.go files:
 //
-//	ok("getBalance", `["{{fresh}}"]`, value(`0`))                         // a valid call, schema-checked, then exact
-//	bad("getBalance", `["xyz"]`, -32602, "Invalid param: WrongSize")     // an invalid call and the error it must get
+//	ok(rpcapi.MethodGetBalance, `["{{fresh}}"]`, value(`0`))                   // a valid call, schema-checked, then exact
+//	bad(rpcapi.MethodGetBalance, `["xyz"]`, -32602, "Invalid param: WrongSize") // an invalid call and the error it must get
 //
 // Every method of the document must have at least one valid and one invalid case; the suite reports a method
 // without them as a failure, so a method added to the schema shows up here until someone writes its cases.

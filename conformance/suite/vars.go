@@ -8,6 +8,7 @@ import (
 
 	"github.com/mr-tron/base58"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 )
 
@@ -175,7 +176,7 @@ func (c *Call) Send(ctx context.Context, name string) error {
 	}
 	cctx, cancel := c.Env.withTimeout(ctx)
 	defer cancel()
-	rep, err := c.Env.http.call(cctx, "sendTransaction", `["`+tx+`"]`)
+	rep, err := c.Env.http.call(cctx, rpcapi.MethodSendTransaction, `["`+tx+`"]`)
 	if err != nil {
 		return err
 	}

@@ -8,669 +8,791 @@ import (
 	"encoding/json"
 )
 
+// The method names of the schema: its methods, and the notifications and unsubscribe methods of its
+// subscriptions.
+const (
+	MethodGetAccountInfo                    = "getAccountInfo"
+	MethodGetBalance                        = "getBalance"
+	MethodGetMultipleAccounts               = "getMultipleAccounts"
+	MethodGetProgramAccounts                = "getProgramAccounts"
+	MethodGetMinimumBalanceForRentExemption = "getMinimumBalanceForRentExemption"
+	MethodGetLargestAccounts                = "getLargestAccounts"
+	MethodGetSupply                         = "getSupply"
+	MethodRequestAirdrop                    = "requestAirdrop"
+	MethodGetBlock                          = "getBlock"
+	MethodGetBlockHeight                    = "getBlockHeight"
+	MethodGetBlocks                         = "getBlocks"
+	MethodGetBlocksWithLimit                = "getBlocksWithLimit"
+	MethodGetBlockTime                      = "getBlockTime"
+	MethodGetFirstAvailableBlock            = "getFirstAvailableBlock"
+	MethodMinimumLedgerSlot                 = "minimumLedgerSlot"
+	MethodSurfnetSetAccount                 = "surfnet_setAccount"
+	MethodSurfnetSetTokenAccount            = "surfnet_setTokenAccount"
+	MethodSurfnetTimeTravel                 = "surfnet_timeTravel"
+	MethodSurfnetPauseClock                 = "surfnet_pauseClock"
+	MethodSurfnetResumeClock                = "surfnet_resumeClock"
+	MethodSurfnetResetAccount               = "surfnet_resetAccount"
+	MethodSurfnetGetSurfnetInfo             = "surfnet_getSurfnetInfo"
+	MethodLedgerdAdvanceSlots               = "ledgerd_advanceSlots"
+	MethodLedgerdSnapshot                   = "ledgerd_snapshot"
+	MethodLedgerdRevert                     = "ledgerd_revert"
+	MethodLedgerdImpersonate                = "ledgerd_impersonate"
+	MethodLedgerdStopImpersonating          = "ledgerd_stopImpersonating"
+	MethodLedgerdSetSigVerify               = "ledgerd_setSigVerify"
+	MethodLedgerdSetBlockhashCheck          = "ledgerd_setBlockhashCheck"
+	MethodSurfnetSetProgramAuthority        = "surfnet_setProgramAuthority"
+	MethodSurfnetCloneProgramAccount        = "surfnet_cloneProgramAccount"
+	MethodSurfnetWriteProgram               = "surfnet_writeProgram"
+	MethodSurfnetSetSupply                  = "surfnet_setSupply"
+	MethodSurfnetResetNetwork               = "surfnet_resetNetwork"
+	MethodSurfnetExportSnapshot             = "surfnet_exportSnapshot"
+	MethodSurfnetProfileTransaction         = "surfnet_profileTransaction"
+	MethodSurfnetGetProfileResultsByTag     = "surfnet_getProfileResultsByTag"
+	MethodSurfnetGetTransactionProfile      = "surfnet_getTransactionProfile"
+	MethodLedgerdDumpState                  = "ledgerd_dumpState"
+	MethodSurfnetOfflineAccount             = "surfnet_offlineAccount"
+	MethodGetEpochInfo                      = "getEpochInfo"
+	MethodGetEpochSchedule                  = "getEpochSchedule"
+	MethodGetInflationGovernor              = "getInflationGovernor"
+	MethodGetInflationRate                  = "getInflationRate"
+	MethodGetInflationReward                = "getInflationReward"
+	MethodGetClusterNodes                   = "getClusterNodes"
+	MethodGetConfirmedBlock                 = "getConfirmedBlock"
+	MethodGetConfirmedBlocks                = "getConfirmedBlocks"
+	MethodGetConfirmedBlocksWithLimit       = "getConfirmedBlocksWithLimit"
+	MethodGetConfirmedSignaturesForAddress2 = "getConfirmedSignaturesForAddress2"
+	MethodGetConfirmedTransaction           = "getConfirmedTransaction"
+	MethodGetFeeCalculatorForBlockhash      = "getFeeCalculatorForBlockhash"
+	MethodGetFeeRateGovernor                = "getFeeRateGovernor"
+	MethodGetFees                           = "getFees"
+	MethodGetRecentBlockhash                = "getRecentBlockhash"
+	MethodGetSnapshotSlot                   = "getSnapshotSlot"
+	MethodGetLatestBlockhash                = "getLatestBlockhash"
+	MethodIsBlockhashValid                  = "isBlockhashValid"
+	MethodGetFeeForMessage                  = "getFeeForMessage"
+	MethodGetRecentPrioritizationFees       = "getRecentPrioritizationFees"
+	MethodGetGenesisHash                    = "getGenesisHash"
+	MethodGetIdentity                       = "getIdentity"
+	MethodGetVersion                        = "getVersion"
+	MethodGetHealth                         = "getHealth"
+	MethodGetHighestSnapshotSlot            = "getHighestSnapshotSlot"
+	MethodLedgerdGetGenesis                 = "ledgerd_getGenesis"
+	MethodLedgerdGetBlockRecords            = "ledgerd_getBlockRecords"
+	MethodGetSlot                           = "getSlot"
+	MethodGetSlotLeader                     = "getSlotLeader"
+	MethodGetSlotLeaders                    = "getSlotLeaders"
+	MethodGetLeaderSchedule                 = "getLeaderSchedule"
+	MethodGetMaxRetransmitSlot              = "getMaxRetransmitSlot"
+	MethodGetMaxShredInsertSlot             = "getMaxShredInsertSlot"
+	MethodGetRecentPerformanceSamples       = "getRecentPerformanceSamples"
+	MethodGetBlockCommitment                = "getBlockCommitment"
+	MethodGetBlockProduction                = "getBlockProduction"
+	MethodGetStakeActivation                = "getStakeActivation"
+	MethodGetStakeMinimumDelegation         = "getStakeMinimumDelegation"
+	MethodGetVoteAccounts                   = "getVoteAccounts"
+	MethodAccountSubscribe                  = "accountSubscribe"
+	MethodAccountNotification               = "accountNotification"
+	MethodAccountUnsubscribe                = "accountUnsubscribe"
+	MethodLogsSubscribe                     = "logsSubscribe"
+	MethodLogsNotification                  = "logsNotification"
+	MethodLogsUnsubscribe                   = "logsUnsubscribe"
+	MethodProgramSubscribe                  = "programSubscribe"
+	MethodProgramNotification               = "programNotification"
+	MethodProgramUnsubscribe                = "programUnsubscribe"
+	MethodSignatureSubscribe                = "signatureSubscribe"
+	MethodSignatureNotification             = "signatureNotification"
+	MethodSignatureUnsubscribe              = "signatureUnsubscribe"
+	MethodSlotSubscribe                     = "slotSubscribe"
+	MethodSlotNotification                  = "slotNotification"
+	MethodSlotUnsubscribe                   = "slotUnsubscribe"
+	MethodBlockSubscribe                    = "blockSubscribe"
+	MethodBlockNotification                 = "blockNotification"
+	MethodBlockUnsubscribe                  = "blockUnsubscribe"
+	MethodSlotsUpdatesSubscribe             = "slotsUpdatesSubscribe"
+	MethodSlotsUpdatesNotification          = "slotsUpdatesNotification"
+	MethodSlotsUpdatesUnsubscribe           = "slotsUpdatesUnsubscribe"
+	MethodVoteSubscribe                     = "voteSubscribe"
+	MethodVoteNotification                  = "voteNotification"
+	MethodVoteUnsubscribe                   = "voteUnsubscribe"
+	MethodRootSubscribe                     = "rootSubscribe"
+	MethodRootNotification                  = "rootNotification"
+	MethodRootUnsubscribe                   = "rootUnsubscribe"
+	MethodGetTokenAccountBalance            = "getTokenAccountBalance"
+	MethodGetTokenSupply                    = "getTokenSupply"
+	MethodGetTokenLargestAccounts           = "getTokenLargestAccounts"
+	MethodGetTokenAccountsByOwner           = "getTokenAccountsByOwner"
+	MethodGetTokenAccountsByDelegate        = "getTokenAccountsByDelegate"
+	MethodGetTransaction                    = "getTransaction"
+	MethodGetTransactionCount               = "getTransactionCount"
+	MethodGetSignaturesForAddress           = "getSignaturesForAddress"
+	MethodGetSignatureStatuses              = "getSignatureStatuses"
+	MethodSendTransaction                   = "sendTransaction"
+	MethodSimulateTransaction               = "simulateTransaction"
+)
+
 // Methods is the dispatch table: method name -> decode positional params -> validate -> call the handler.
 var Methods = map[string]*MethodInfo{
-	"accountSubscribe": {
+	MethodAccountSubscribe: {
 		Commitment:   true,
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
-		Name:         "accountSubscribe",
-		Notification: "accountNotification",
+		Name:         MethodAccountSubscribe,
+		Notification: MethodAccountNotification,
 		Transport:    TransportWS,
-		Unsubscribe:  "accountUnsubscribe",
+		Unsubscribe:  MethodAccountUnsubscribe,
 		call:         callAccountSubscribe,
 	},
-	"accountUnsubscribe": {
+	MethodAccountUnsubscribe: {
 		Errors:    []string{"InvalidParams", "InvalidSubscriptionId"},
-		Name:      "accountUnsubscribe",
+		Name:      MethodAccountUnsubscribe,
 		Transport: TransportWS,
 		call:      callAccountUnsubscribe,
 	},
-	"blockSubscribe": {
+	MethodBlockSubscribe: {
 		Commitment:       true,
 		Errors:           []string{"MethodNotFound", "InvalidParams", "UnsupportedCommitment", "SubscriptionLimitReached"},
-		Name:             "blockSubscribe",
-		Notification:     "blockNotification",
+		Name:             MethodBlockSubscribe,
+		Notification:     MethodBlockNotification,
 		RejectsProcessed: true,
 		Transport:        TransportWS,
 		Unstable:         true,
-		Unsubscribe:      "blockUnsubscribe",
+		Unsubscribe:      MethodBlockUnsubscribe,
 		call:             callBlockSubscribe,
 	},
-	"blockUnsubscribe": {
+	MethodBlockUnsubscribe: {
 		Errors:    []string{"MethodNotFound", "InvalidParams", "InvalidSubscriptionId"},
-		Name:      "blockUnsubscribe",
+		Name:      MethodBlockUnsubscribe,
 		Transport: TransportWS,
 		Unstable:  true,
 		call:      callBlockUnsubscribe,
 	},
-	"getAccountInfo": {
+	MethodGetAccountInfo: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached", "OversizedBase58Data"},
-		Name:       "getAccountInfo",
+		Name:       MethodGetAccountInfo,
 		call:       callGetAccountInfo,
 	},
-	"getBalance": {
+	MethodGetBalance: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getBalance",
+		Name:       MethodGetBalance,
 		call:       callGetBalance,
 	},
-	"getBlock": {
+	MethodGetBlock: {
 		Commitment:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment", "TransactionHistoryNotAvailable", "BlockNotAvailable", "SlotSkipped", "BlockCleanedUp", "LongTermStorageSlotSkipped", "BlockStatusNotAvailableYet", "UnsupportedTransactionVersion"},
-		Name:             "getBlock",
+		Name:             MethodGetBlock,
 		RejectsProcessed: true,
 		call:             callGetBlock,
 	},
-	"getBlockCommitment": {
+	MethodGetBlockCommitment: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getBlockCommitment",
+		Name:   MethodGetBlockCommitment,
 		call:   callGetBlockCommitment,
 	},
-	"getBlockHeight": {
+	MethodGetBlockHeight: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getBlockHeight",
+		Name:       MethodGetBlockHeight,
 		call:       callGetBlockHeight,
 	},
-	"getBlockProduction": {
+	MethodGetBlockProduction: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "NoSlotHistory"},
-		Name:       "getBlockProduction",
+		Name:       MethodGetBlockProduction,
 		call:       callGetBlockProduction,
 	},
-	"getBlockTime": {
+	MethodGetBlockTime: {
 		Errors: []string{"InvalidParams", "BlockNotAvailable", "SlotSkipped", "BlockCleanedUp", "LongTermStorageSlotSkipped"},
-		Name:   "getBlockTime",
+		Name:   MethodGetBlockTime,
 		call:   callGetBlockTime,
 	},
-	"getBlocks": {
+	MethodGetBlocks: {
 		Commitment:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment"},
-		Name:             "getBlocks",
+		Name:             MethodGetBlocks,
 		RejectsProcessed: true,
 		call:             callGetBlocks,
 	},
-	"getBlocksWithLimit": {
+	MethodGetBlocksWithLimit: {
 		Commitment:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment"},
-		Name:             "getBlocksWithLimit",
+		Name:             MethodGetBlocksWithLimit,
 		RejectsProcessed: true,
 		call:             callGetBlocksWithLimit,
 	},
-	"getClusterNodes": {
+	MethodGetClusterNodes: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getClusterNodes",
+		Name:   MethodGetClusterNodes,
 		call:   callGetClusterNodes,
 	},
-	"getConfirmedBlock": {
+	MethodGetConfirmedBlock: {
 		Commitment:       true,
 		Deprecated:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment", "TransactionHistoryNotAvailable", "BlockNotAvailable", "SlotSkipped", "BlockCleanedUp", "LongTermStorageSlotSkipped", "BlockStatusNotAvailableYet", "UnsupportedTransactionVersion"},
-		Name:             "getConfirmedBlock",
+		Name:             MethodGetConfirmedBlock,
 		RejectsProcessed: true,
 		Replacement:      "getBlock",
 		call:             callGetConfirmedBlock,
 	},
-	"getConfirmedBlocks": {
+	MethodGetConfirmedBlocks: {
 		Commitment:       true,
 		Deprecated:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment"},
-		Name:             "getConfirmedBlocks",
+		Name:             MethodGetConfirmedBlocks,
 		RejectsProcessed: true,
 		Replacement:      "getBlocks",
 		call:             callGetConfirmedBlocks,
 	},
-	"getConfirmedBlocksWithLimit": {
+	MethodGetConfirmedBlocksWithLimit: {
 		Commitment:       true,
 		Deprecated:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment"},
-		Name:             "getConfirmedBlocksWithLimit",
+		Name:             MethodGetConfirmedBlocksWithLimit,
 		RejectsProcessed: true,
 		Replacement:      "getBlocksWithLimit",
 		call:             callGetConfirmedBlocksWithLimit,
 	},
-	"getConfirmedSignaturesForAddress2": {
+	MethodGetConfirmedSignaturesForAddress2: {
 		Commitment:       true,
 		Deprecated:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment", "TransactionHistoryNotAvailable"},
-		Name:             "getConfirmedSignaturesForAddress2",
+		Name:             MethodGetConfirmedSignaturesForAddress2,
 		RejectsProcessed: true,
 		Replacement:      "getSignaturesForAddress",
 		call:             callGetConfirmedSignaturesForAddress2,
 	},
-	"getConfirmedTransaction": {
+	MethodGetConfirmedTransaction: {
 		Commitment:       true,
 		Deprecated:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment", "TransactionHistoryNotAvailable", "UnsupportedTransactionVersion"},
-		Name:             "getConfirmedTransaction",
+		Name:             MethodGetConfirmedTransaction,
 		RejectsProcessed: true,
 		Replacement:      "getTransaction",
 		call:             callGetConfirmedTransaction,
 	},
-	"getEpochInfo": {
+	MethodGetEpochInfo: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getEpochInfo",
+		Name:       MethodGetEpochInfo,
 		call:       callGetEpochInfo,
 	},
-	"getEpochSchedule": {
+	MethodGetEpochSchedule: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getEpochSchedule",
+		Name:   MethodGetEpochSchedule,
 		call:   callGetEpochSchedule,
 	},
-	"getFeeCalculatorForBlockhash": {
+	MethodGetFeeCalculatorForBlockhash: {
 		Commitment:  true,
 		Deprecated:  true,
 		Errors:      []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:        "getFeeCalculatorForBlockhash",
+		Name:        MethodGetFeeCalculatorForBlockhash,
 		Replacement: "isBlockhashValid",
 		call:        callGetFeeCalculatorForBlockhash,
 	},
-	"getFeeForMessage": {
+	MethodGetFeeForMessage: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getFeeForMessage",
+		Name:       MethodGetFeeForMessage,
 		Since:      "1.9",
 		call:       callGetFeeForMessage,
 	},
-	"getFeeRateGovernor": {
+	MethodGetFeeRateGovernor: {
 		Deprecated: true,
 		Errors:     []string{"InvalidParams"},
-		Name:       "getFeeRateGovernor",
+		Name:       MethodGetFeeRateGovernor,
 		call:       callGetFeeRateGovernor,
 	},
-	"getFees": {
+	MethodGetFees: {
 		Commitment:  true,
 		Deprecated:  true,
 		Errors:      []string{"InvalidParams"},
-		Name:        "getFees",
+		Name:        MethodGetFees,
 		Replacement: "getFeeForMessage",
 		call:        callGetFees,
 	},
-	"getFirstAvailableBlock": {
+	MethodGetFirstAvailableBlock: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getFirstAvailableBlock",
+		Name:   MethodGetFirstAvailableBlock,
 		call:   callGetFirstAvailableBlock,
 	},
-	"getGenesisHash": {
+	MethodGetGenesisHash: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getGenesisHash",
+		Name:   MethodGetGenesisHash,
 		call:   callGetGenesisHash,
 	},
-	"getHealth": {
+	MethodGetHealth: {
 		Errors: []string{"InvalidParams", "NodeBehind", "NodeUnhealthy"},
-		Name:   "getHealth",
+		Name:   MethodGetHealth,
 		call:   callGetHealth,
 	},
-	"getHighestSnapshotSlot": {
+	MethodGetHighestSnapshotSlot: {
 		Errors: []string{"InvalidParams", "NoSnapshot"},
-		Name:   "getHighestSnapshotSlot",
+		Name:   MethodGetHighestSnapshotSlot,
 		Since:  "1.9",
 		call:   callGetHighestSnapshotSlot,
 	},
-	"getIdentity": {
+	MethodGetIdentity: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getIdentity",
+		Name:   MethodGetIdentity,
 		call:   callGetIdentity,
 	},
-	"getInflationGovernor": {
+	MethodGetInflationGovernor: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams"},
-		Name:       "getInflationGovernor",
+		Name:       MethodGetInflationGovernor,
 		call:       callGetInflationGovernor,
 	},
-	"getInflationRate": {
+	MethodGetInflationRate: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getInflationRate",
+		Name:   MethodGetInflationRate,
 		call:   callGetInflationRate,
 	},
-	"getInflationReward": {
+	MethodGetInflationReward: {
 		Commitment:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment", "MinContextSlotNotReached", "BlockCleanedUp", "LongTermStorageSlotSkipped", "BlockNotAvailable", "EpochRewardsPeriodActive", "SlotNotEpochBoundary"},
-		Name:             "getInflationReward",
+		Name:             MethodGetInflationReward,
 		RejectsProcessed: true,
 		call:             callGetInflationReward,
 	},
-	"getLargestAccounts": {
+	MethodGetLargestAccounts: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "ScanError"},
-		Name:       "getLargestAccounts",
+		Name:       MethodGetLargestAccounts,
 		call:       callGetLargestAccounts,
 	},
-	"getLatestBlockhash": {
+	MethodGetLatestBlockhash: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getLatestBlockhash",
+		Name:       MethodGetLatestBlockhash,
 		Since:      "1.9",
 		call:       callGetLatestBlockhash,
 	},
-	"getLeaderSchedule": {
+	MethodGetLeaderSchedule: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams"},
-		Name:       "getLeaderSchedule",
+		Name:       MethodGetLeaderSchedule,
 		call:       callGetLeaderSchedule,
 	},
-	"getMaxRetransmitSlot": {
+	MethodGetMaxRetransmitSlot: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getMaxRetransmitSlot",
+		Name:   MethodGetMaxRetransmitSlot,
 		call:   callGetMaxRetransmitSlot,
 	},
-	"getMaxShredInsertSlot": {
+	MethodGetMaxShredInsertSlot: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getMaxShredInsertSlot",
+		Name:   MethodGetMaxShredInsertSlot,
 		call:   callGetMaxShredInsertSlot,
 	},
-	"getMinimumBalanceForRentExemption": {
+	MethodGetMinimumBalanceForRentExemption: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "InvalidRequest"},
-		Name:       "getMinimumBalanceForRentExemption",
+		Name:       MethodGetMinimumBalanceForRentExemption,
 		call:       callGetMinimumBalanceForRentExemption,
 	},
-	"getMultipleAccounts": {
+	MethodGetMultipleAccounts: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached", "OversizedBase58Data"},
-		Name:       "getMultipleAccounts",
+		Name:       MethodGetMultipleAccounts,
 		call:       callGetMultipleAccounts,
 	},
-	"getProgramAccounts": {
+	MethodGetProgramAccounts: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached", "OversizedBase58Data", "KeyExcludedFromSecondaryIndex", "ScanError"},
-		Name:       "getProgramAccounts",
+		Name:       MethodGetProgramAccounts,
 		call:       callGetProgramAccounts,
 	},
-	"getRecentBlockhash": {
+	MethodGetRecentBlockhash: {
 		Commitment:  true,
 		Deprecated:  true,
 		Errors:      []string{"InvalidParams"},
-		Name:        "getRecentBlockhash",
+		Name:        MethodGetRecentBlockhash,
 		Replacement: "getLatestBlockhash",
 		call:        callGetRecentBlockhash,
 	},
-	"getRecentPerformanceSamples": {
+	MethodGetRecentPerformanceSamples: {
 		Errors: []string{"InvalidParams", "InvalidRequest"},
-		Name:   "getRecentPerformanceSamples",
+		Name:   MethodGetRecentPerformanceSamples,
 		call:   callGetRecentPerformanceSamples,
 	},
-	"getRecentPrioritizationFees": {
+	MethodGetRecentPrioritizationFees: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getRecentPrioritizationFees",
+		Name:   MethodGetRecentPrioritizationFees,
 		call:   callGetRecentPrioritizationFees,
 	},
-	"getSignatureStatuses": {
+	MethodGetSignatureStatuses: {
 		Errors: []string{"InvalidParams", "TransactionHistoryNotAvailable"},
-		Name:   "getSignatureStatuses",
+		Name:   MethodGetSignatureStatuses,
 		call:   callGetSignatureStatuses,
 	},
-	"getSignaturesForAddress": {
+	MethodGetSignaturesForAddress: {
 		Commitment:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment", "MinContextSlotNotReached", "TransactionHistoryNotAvailable"},
-		Name:             "getSignaturesForAddress",
+		Name:             MethodGetSignaturesForAddress,
 		RejectsProcessed: true,
 		call:             callGetSignaturesForAddress,
 	},
-	"getSlot": {
+	MethodGetSlot: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getSlot",
+		Name:       MethodGetSlot,
 		call:       callGetSlot,
 	},
-	"getSlotLeader": {
+	MethodGetSlotLeader: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getSlotLeader",
+		Name:       MethodGetSlotLeader,
 		call:       callGetSlotLeader,
 	},
-	"getSlotLeaders": {
+	MethodGetSlotLeaders: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getSlotLeaders",
+		Name:   MethodGetSlotLeaders,
 		call:   callGetSlotLeaders,
 	},
-	"getSnapshotSlot": {
+	MethodGetSnapshotSlot: {
 		Deprecated:  true,
 		Errors:      []string{"InvalidParams", "NoSnapshot"},
-		Name:        "getSnapshotSlot",
+		Name:        MethodGetSnapshotSlot,
 		Replacement: "getHighestSnapshotSlot",
 		call:        callGetSnapshotSlot,
 	},
-	"getStakeActivation": {
+	MethodGetStakeActivation: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getStakeActivation",
+		Name:       MethodGetStakeActivation,
 		call:       callGetStakeActivation,
 	},
-	"getStakeMinimumDelegation": {
+	MethodGetStakeMinimumDelegation: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getStakeMinimumDelegation",
+		Name:       MethodGetStakeMinimumDelegation,
 		call:       callGetStakeMinimumDelegation,
 	},
-	"getSupply": {
+	MethodGetSupply: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "ScanError"},
-		Name:       "getSupply",
+		Name:       MethodGetSupply,
 		call:       callGetSupply,
 	},
-	"getTokenAccountBalance": {
+	MethodGetTokenAccountBalance: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams"},
-		Name:       "getTokenAccountBalance",
+		Name:       MethodGetTokenAccountBalance,
 		call:       callGetTokenAccountBalance,
 	},
-	"getTokenAccountsByDelegate": {
+	MethodGetTokenAccountsByDelegate: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached", "OversizedBase58Data", "KeyExcludedFromSecondaryIndex", "ScanError"},
-		Name:       "getTokenAccountsByDelegate",
+		Name:       MethodGetTokenAccountsByDelegate,
 		call:       callGetTokenAccountsByDelegate,
 	},
-	"getTokenAccountsByOwner": {
+	MethodGetTokenAccountsByOwner: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached", "OversizedBase58Data", "KeyExcludedFromSecondaryIndex", "ScanError"},
-		Name:       "getTokenAccountsByOwner",
+		Name:       MethodGetTokenAccountsByOwner,
 		call:       callGetTokenAccountsByOwner,
 	},
-	"getTokenLargestAccounts": {
+	MethodGetTokenLargestAccounts: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "KeyExcludedFromSecondaryIndex", "ScanError"},
-		Name:       "getTokenLargestAccounts",
+		Name:       MethodGetTokenLargestAccounts,
 		call:       callGetTokenLargestAccounts,
 	},
-	"getTokenSupply": {
+	MethodGetTokenSupply: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams"},
-		Name:       "getTokenSupply",
+		Name:       MethodGetTokenSupply,
 		call:       callGetTokenSupply,
 	},
-	"getTransaction": {
+	MethodGetTransaction: {
 		Commitment:       true,
 		Errors:           []string{"InvalidParams", "UnsupportedCommitment", "TransactionHistoryNotAvailable", "UnsupportedTransactionVersion"},
-		Name:             "getTransaction",
+		Name:             MethodGetTransaction,
 		RejectsProcessed: true,
 		call:             callGetTransaction,
 	},
-	"getTransactionCount": {
+	MethodGetTransactionCount: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "getTransactionCount",
+		Name:       MethodGetTransactionCount,
 		call:       callGetTransactionCount,
 	},
-	"getVersion": {
+	MethodGetVersion: {
 		Errors:    []string{"InvalidParams"},
-		Name:      "getVersion",
+		Name:      MethodGetVersion,
 		Transport: TransportBoth,
 		call:      callGetVersion,
 	},
-	"getVoteAccounts": {
+	MethodGetVoteAccounts: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "InvalidRequest"},
-		Name:       "getVoteAccounts",
+		Name:       MethodGetVoteAccounts,
 		call:       callGetVoteAccounts,
 	},
-	"isBlockhashValid": {
+	MethodIsBlockhashValid: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "MinContextSlotNotReached"},
-		Name:       "isBlockhashValid",
+		Name:       MethodIsBlockhashValid,
 		Since:      "1.9",
 		call:       callIsBlockhashValid,
 	},
-	"ledgerd_advanceSlots": {
+	MethodLedgerdAdvanceSlots: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "ledgerd_advanceSlots",
+		Name:   MethodLedgerdAdvanceSlots,
 		call:   callLedgerdAdvanceSlots,
 	},
-	"ledgerd_dumpState": {
+	MethodLedgerdDumpState: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "ledgerd_dumpState",
+		Name:   MethodLedgerdDumpState,
 		call:   callLedgerdDumpState,
 	},
-	"ledgerd_getBlockRecords": {
+	MethodLedgerdGetBlockRecords: {
 		Errors: []string{"InvalidParams", "BlockCleanedUp", "InternalError"},
-		Name:   "ledgerd_getBlockRecords",
+		Name:   MethodLedgerdGetBlockRecords,
 		call:   callLedgerdGetBlockRecords,
 	},
-	"ledgerd_getGenesis": {
+	MethodLedgerdGetGenesis: {
 		Errors: []string{"InvalidParams", "InternalError"},
-		Name:   "ledgerd_getGenesis",
+		Name:   MethodLedgerdGetGenesis,
 		call:   callLedgerdGetGenesis,
 	},
-	"ledgerd_impersonate": {
+	MethodLedgerdImpersonate: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "ledgerd_impersonate",
+		Name:   MethodLedgerdImpersonate,
 		call:   callLedgerdImpersonate,
 	},
-	"ledgerd_revert": {
+	MethodLedgerdRevert: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "ledgerd_revert",
+		Name:   MethodLedgerdRevert,
 		call:   callLedgerdRevert,
 	},
-	"ledgerd_setBlockhashCheck": {
+	MethodLedgerdSetBlockhashCheck: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "ledgerd_setBlockhashCheck",
+		Name:   MethodLedgerdSetBlockhashCheck,
 		call:   callLedgerdSetBlockhashCheck,
 	},
-	"ledgerd_setSigVerify": {
+	MethodLedgerdSetSigVerify: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "ledgerd_setSigVerify",
+		Name:   MethodLedgerdSetSigVerify,
 		call:   callLedgerdSetSigVerify,
 	},
-	"ledgerd_snapshot": {
+	MethodLedgerdSnapshot: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "ledgerd_snapshot",
+		Name:   MethodLedgerdSnapshot,
 		call:   callLedgerdSnapshot,
 	},
-	"ledgerd_stopImpersonating": {
+	MethodLedgerdStopImpersonating: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "ledgerd_stopImpersonating",
+		Name:   MethodLedgerdStopImpersonating,
 		call:   callLedgerdStopImpersonating,
 	},
-	"logsSubscribe": {
+	MethodLogsSubscribe: {
 		Commitment:   true,
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
-		Name:         "logsSubscribe",
-		Notification: "logsNotification",
+		Name:         MethodLogsSubscribe,
+		Notification: MethodLogsNotification,
 		Transport:    TransportWS,
-		Unsubscribe:  "logsUnsubscribe",
+		Unsubscribe:  MethodLogsUnsubscribe,
 		call:         callLogsSubscribe,
 	},
-	"logsUnsubscribe": {
+	MethodLogsUnsubscribe: {
 		Errors:    []string{"InvalidParams", "InvalidSubscriptionId"},
-		Name:      "logsUnsubscribe",
+		Name:      MethodLogsUnsubscribe,
 		Transport: TransportWS,
 		call:      callLogsUnsubscribe,
 	},
-	"minimumLedgerSlot": {
+	MethodMinimumLedgerSlot: {
 		Errors: []string{"InvalidParams", "InvalidRequest"},
-		Name:   "minimumLedgerSlot",
+		Name:   MethodMinimumLedgerSlot,
 		call:   callMinimumLedgerSlot,
 	},
-	"programSubscribe": {
+	MethodProgramSubscribe: {
 		Commitment:   true,
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
-		Name:         "programSubscribe",
-		Notification: "programNotification",
+		Name:         MethodProgramSubscribe,
+		Notification: MethodProgramNotification,
 		Transport:    TransportWS,
-		Unsubscribe:  "programUnsubscribe",
+		Unsubscribe:  MethodProgramUnsubscribe,
 		call:         callProgramSubscribe,
 	},
-	"programUnsubscribe": {
+	MethodProgramUnsubscribe: {
 		Errors:    []string{"InvalidParams", "InvalidSubscriptionId"},
-		Name:      "programUnsubscribe",
+		Name:      MethodProgramUnsubscribe,
 		Transport: TransportWS,
 		call:      callProgramUnsubscribe,
 	},
-	"requestAirdrop": {
+	MethodRequestAirdrop: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "InvalidRequest", "InternalError", "FaucetEmpty", "FaucetRateLimited"},
-		Name:       "requestAirdrop",
+		Name:       MethodRequestAirdrop,
 		call:       callRequestAirdrop,
 	},
-	"rootSubscribe": {
+	MethodRootSubscribe: {
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
-		Name:         "rootSubscribe",
-		Notification: "rootNotification",
+		Name:         MethodRootSubscribe,
+		Notification: MethodRootNotification,
 		Transport:    TransportWS,
-		Unsubscribe:  "rootUnsubscribe",
+		Unsubscribe:  MethodRootUnsubscribe,
 		call:         callRootSubscribe,
 	},
-	"rootUnsubscribe": {
+	MethodRootUnsubscribe: {
 		Errors:    []string{"InvalidParams", "InvalidSubscriptionId"},
-		Name:      "rootUnsubscribe",
+		Name:      MethodRootUnsubscribe,
 		Transport: TransportWS,
 		call:      callRootUnsubscribe,
 	},
-	"sendTransaction": {
+	MethodSendTransaction: {
 		Errors: []string{"InvalidParams", "TransactionSignatureVerificationFailure", "NodeBehind", "NodeUnhealthy", "SendTransactionPreflightFailure", "MinContextSlotNotReached"},
-		Name:   "sendTransaction",
+		Name:   MethodSendTransaction,
 		call:   callSendTransaction,
 	},
-	"signatureSubscribe": {
+	MethodSignatureSubscribe: {
 		Commitment:   true,
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
-		Name:         "signatureSubscribe",
-		Notification: "signatureNotification",
+		Name:         MethodSignatureSubscribe,
+		Notification: MethodSignatureNotification,
 		Transport:    TransportWS,
-		Unsubscribe:  "signatureUnsubscribe",
+		Unsubscribe:  MethodSignatureUnsubscribe,
 		call:         callSignatureSubscribe,
 	},
-	"signatureUnsubscribe": {
+	MethodSignatureUnsubscribe: {
 		Errors:    []string{"InvalidParams", "InvalidSubscriptionId"},
-		Name:      "signatureUnsubscribe",
+		Name:      MethodSignatureUnsubscribe,
 		Transport: TransportWS,
 		call:      callSignatureUnsubscribe,
 	},
-	"simulateTransaction": {
+	MethodSimulateTransaction: {
 		Commitment: true,
 		Errors:     []string{"InvalidParams", "TransactionSignatureVerificationFailure", "MinContextSlotNotReached"},
-		Name:       "simulateTransaction",
+		Name:       MethodSimulateTransaction,
 		call:       callSimulateTransaction,
 	},
-	"slotSubscribe": {
+	MethodSlotSubscribe: {
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
-		Name:         "slotSubscribe",
-		Notification: "slotNotification",
+		Name:         MethodSlotSubscribe,
+		Notification: MethodSlotNotification,
 		Transport:    TransportWS,
-		Unsubscribe:  "slotUnsubscribe",
+		Unsubscribe:  MethodSlotUnsubscribe,
 		call:         callSlotSubscribe,
 	},
-	"slotUnsubscribe": {
+	MethodSlotUnsubscribe: {
 		Errors:    []string{"InvalidParams", "InvalidSubscriptionId"},
-		Name:      "slotUnsubscribe",
+		Name:      MethodSlotUnsubscribe,
 		Transport: TransportWS,
 		call:      callSlotUnsubscribe,
 	},
-	"slotsUpdatesSubscribe": {
+	MethodSlotsUpdatesSubscribe: {
 		Errors:       []string{"InvalidParams", "SubscriptionLimitReached"},
-		Name:         "slotsUpdatesSubscribe",
-		Notification: "slotsUpdatesNotification",
+		Name:         MethodSlotsUpdatesSubscribe,
+		Notification: MethodSlotsUpdatesNotification,
 		Transport:    TransportWS,
 		Unstable:     true,
-		Unsubscribe:  "slotsUpdatesUnsubscribe",
+		Unsubscribe:  MethodSlotsUpdatesUnsubscribe,
 		call:         callSlotsUpdatesSubscribe,
 	},
-	"slotsUpdatesUnsubscribe": {
+	MethodSlotsUpdatesUnsubscribe: {
 		Errors:    []string{"InvalidParams", "InvalidSubscriptionId"},
-		Name:      "slotsUpdatesUnsubscribe",
+		Name:      MethodSlotsUpdatesUnsubscribe,
 		Transport: TransportWS,
 		Unstable:  true,
 		call:      callSlotsUpdatesUnsubscribe,
 	},
-	"surfnet_cloneProgramAccount": {
+	MethodSurfnetCloneProgramAccount: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_cloneProgramAccount",
+		Name:   MethodSurfnetCloneProgramAccount,
 		call:   callSurfnetCloneProgramAccount,
 	},
-	"surfnet_exportSnapshot": {
+	MethodSurfnetExportSnapshot: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_exportSnapshot",
+		Name:   MethodSurfnetExportSnapshot,
 		call:   callSurfnetExportSnapshot,
 	},
-	"surfnet_getProfileResultsByTag": {
+	MethodSurfnetGetProfileResultsByTag: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "surfnet_getProfileResultsByTag",
+		Name:   MethodSurfnetGetProfileResultsByTag,
 		call:   callSurfnetGetProfileResultsByTag,
 	},
-	"surfnet_getSurfnetInfo": {
+	MethodSurfnetGetSurfnetInfo: {
 		Errors: []string{"InvalidParams", "InternalError"},
-		Name:   "surfnet_getSurfnetInfo",
+		Name:   MethodSurfnetGetSurfnetInfo,
 		call:   callSurfnetGetSurfnetInfo,
 	},
-	"surfnet_getTransactionProfile": {
+	MethodSurfnetGetTransactionProfile: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "surfnet_getTransactionProfile",
+		Name:   MethodSurfnetGetTransactionProfile,
 		call:   callSurfnetGetTransactionProfile,
 	},
-	"surfnet_offlineAccount": {
+	MethodSurfnetOfflineAccount: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "surfnet_offlineAccount",
+		Name:   MethodSurfnetOfflineAccount,
 		call:   callSurfnetOfflineAccount,
 	},
-	"surfnet_pauseClock": {
+	MethodSurfnetPauseClock: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "surfnet_pauseClock",
+		Name:   MethodSurfnetPauseClock,
 		call:   callSurfnetPauseClock,
 	},
-	"surfnet_profileTransaction": {
+	MethodSurfnetProfileTransaction: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_profileTransaction",
+		Name:   MethodSurfnetProfileTransaction,
 		call:   callSurfnetProfileTransaction,
 	},
-	"surfnet_resetAccount": {
+	MethodSurfnetResetAccount: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_resetAccount",
+		Name:   MethodSurfnetResetAccount,
 		call:   callSurfnetResetAccount,
 	},
-	"surfnet_resetNetwork": {
+	MethodSurfnetResetNetwork: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_resetNetwork",
+		Name:   MethodSurfnetResetNetwork,
 		call:   callSurfnetResetNetwork,
 	},
-	"surfnet_resumeClock": {
+	MethodSurfnetResumeClock: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "surfnet_resumeClock",
+		Name:   MethodSurfnetResumeClock,
 		call:   callSurfnetResumeClock,
 	},
-	"surfnet_setAccount": {
+	MethodSurfnetSetAccount: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_setAccount",
+		Name:   MethodSurfnetSetAccount,
 		call:   callSurfnetSetAccount,
 	},
-	"surfnet_setProgramAuthority": {
+	MethodSurfnetSetProgramAuthority: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_setProgramAuthority",
+		Name:   MethodSurfnetSetProgramAuthority,
 		call:   callSurfnetSetProgramAuthority,
 	},
-	"surfnet_setSupply": {
+	MethodSurfnetSetSupply: {
 		Errors: []string{"InvalidParams", "CheatsDisabled"},
-		Name:   "surfnet_setSupply",
+		Name:   MethodSurfnetSetSupply,
 		call:   callSurfnetSetSupply,
 	},
-	"surfnet_setTokenAccount": {
+	MethodSurfnetSetTokenAccount: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_setTokenAccount",
+		Name:   MethodSurfnetSetTokenAccount,
 		call:   callSurfnetSetTokenAccount,
 	},
-	"surfnet_timeTravel": {
+	MethodSurfnetTimeTravel: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_timeTravel",
+		Name:   MethodSurfnetTimeTravel,
 		call:   callSurfnetTimeTravel,
 	},
-	"surfnet_writeProgram": {
+	MethodSurfnetWriteProgram: {
 		Errors: []string{"InvalidParams", "CheatsDisabled", "InternalError"},
-		Name:   "surfnet_writeProgram",
+		Name:   MethodSurfnetWriteProgram,
 		call:   callSurfnetWriteProgram,
 	},
-	"voteSubscribe": {
+	MethodVoteSubscribe: {
 		Errors:       []string{"InvalidParams", "MethodNotFound", "SubscriptionLimitReached"},
-		Name:         "voteSubscribe",
-		Notification: "voteNotification",
+		Name:         MethodVoteSubscribe,
+		Notification: MethodVoteNotification,
 		Transport:    TransportWS,
 		Unstable:     true,
-		Unsubscribe:  "voteUnsubscribe",
+		Unsubscribe:  MethodVoteUnsubscribe,
 		call:         callVoteSubscribe,
 	},
-	"voteUnsubscribe": {
+	MethodVoteUnsubscribe: {
 		Errors:    []string{"MethodNotFound", "InvalidParams", "InvalidSubscriptionId"},
-		Name:      "voteUnsubscribe",
+		Name:      MethodVoteUnsubscribe,
 		Transport: TransportWS,
 		Unstable:  true,
 		call:      callVoteUnsubscribe,

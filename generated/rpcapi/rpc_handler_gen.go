@@ -407,756 +407,756 @@ var _ Handler = (*Stub)(nil)
 func (s *Stub) GetAccountInfo(ctx context.Context, p *GetAccountInfoParams) (GetAccountInfoResult, error) {
 	if s.GetAccountInfoFunc == nil {
 		var zero GetAccountInfoResult
-		return zero, NewMethodNotAvailableError("getAccountInfo")
+		return zero, NewMethodNotAvailableError(MethodGetAccountInfo)
 	}
 	return s.GetAccountInfoFunc(ctx, p)
 }
 func (s *Stub) GetBalance(ctx context.Context, p *GetBalanceParams) (GetBalanceResult, error) {
 	if s.GetBalanceFunc == nil {
 		var zero GetBalanceResult
-		return zero, NewMethodNotAvailableError("getBalance")
+		return zero, NewMethodNotAvailableError(MethodGetBalance)
 	}
 	return s.GetBalanceFunc(ctx, p)
 }
 func (s *Stub) GetMultipleAccounts(ctx context.Context, p *GetMultipleAccountsParams) (GetMultipleAccountsResult, error) {
 	if s.GetMultipleAccountsFunc == nil {
 		var zero GetMultipleAccountsResult
-		return zero, NewMethodNotAvailableError("getMultipleAccounts")
+		return zero, NewMethodNotAvailableError(MethodGetMultipleAccounts)
 	}
 	return s.GetMultipleAccountsFunc(ctx, p)
 }
 func (s *Stub) GetProgramAccounts(ctx context.Context, p *GetProgramAccountsParams) (GetProgramAccountsResult, error) {
 	if s.GetProgramAccountsFunc == nil {
 		var zero GetProgramAccountsResult
-		return zero, NewMethodNotAvailableError("getProgramAccounts")
+		return zero, NewMethodNotAvailableError(MethodGetProgramAccounts)
 	}
 	return s.GetProgramAccountsFunc(ctx, p)
 }
 func (s *Stub) GetMinimumBalanceForRentExemption(ctx context.Context, p *GetMinimumBalanceForRentExemptionParams) (GetMinimumBalanceForRentExemptionResult, error) {
 	if s.GetMinimumBalanceForRentExemptionFunc == nil {
 		var zero GetMinimumBalanceForRentExemptionResult
-		return zero, NewMethodNotAvailableError("getMinimumBalanceForRentExemption")
+		return zero, NewMethodNotAvailableError(MethodGetMinimumBalanceForRentExemption)
 	}
 	return s.GetMinimumBalanceForRentExemptionFunc(ctx, p)
 }
 func (s *Stub) GetLargestAccounts(ctx context.Context, p *GetLargestAccountsParams) (GetLargestAccountsResult, error) {
 	if s.GetLargestAccountsFunc == nil {
 		var zero GetLargestAccountsResult
-		return zero, NewMethodNotAvailableError("getLargestAccounts")
+		return zero, NewMethodNotAvailableError(MethodGetLargestAccounts)
 	}
 	return s.GetLargestAccountsFunc(ctx, p)
 }
 func (s *Stub) GetSupply(ctx context.Context, p *GetSupplyParams) (GetSupplyResult, error) {
 	if s.GetSupplyFunc == nil {
 		var zero GetSupplyResult
-		return zero, NewMethodNotAvailableError("getSupply")
+		return zero, NewMethodNotAvailableError(MethodGetSupply)
 	}
 	return s.GetSupplyFunc(ctx, p)
 }
 func (s *Stub) RequestAirdrop(ctx context.Context, p *RequestAirdropParams) (RequestAirdropResult, error) {
 	if s.RequestAirdropFunc == nil {
 		var zero RequestAirdropResult
-		return zero, NewMethodNotAvailableError("requestAirdrop")
+		return zero, NewMethodNotAvailableError(MethodRequestAirdrop)
 	}
 	return s.RequestAirdropFunc(ctx, p)
 }
 func (s *Stub) GetBlock(ctx context.Context, p *GetBlockParams) (GetBlockResult, error) {
 	if s.GetBlockFunc == nil {
 		var zero GetBlockResult
-		return zero, NewMethodNotAvailableError("getBlock")
+		return zero, NewMethodNotAvailableError(MethodGetBlock)
 	}
 	return s.GetBlockFunc(ctx, p)
 }
 func (s *Stub) GetBlockHeight(ctx context.Context, p *GetBlockHeightParams) (GetBlockHeightResult, error) {
 	if s.GetBlockHeightFunc == nil {
 		var zero GetBlockHeightResult
-		return zero, NewMethodNotAvailableError("getBlockHeight")
+		return zero, NewMethodNotAvailableError(MethodGetBlockHeight)
 	}
 	return s.GetBlockHeightFunc(ctx, p)
 }
 func (s *Stub) GetBlocks(ctx context.Context, p *GetBlocksParams) (GetBlocksResult, error) {
 	if s.GetBlocksFunc == nil {
 		var zero GetBlocksResult
-		return zero, NewMethodNotAvailableError("getBlocks")
+		return zero, NewMethodNotAvailableError(MethodGetBlocks)
 	}
 	return s.GetBlocksFunc(ctx, p)
 }
 func (s *Stub) GetBlocksWithLimit(ctx context.Context, p *GetBlocksWithLimitParams) (GetBlocksWithLimitResult, error) {
 	if s.GetBlocksWithLimitFunc == nil {
 		var zero GetBlocksWithLimitResult
-		return zero, NewMethodNotAvailableError("getBlocksWithLimit")
+		return zero, NewMethodNotAvailableError(MethodGetBlocksWithLimit)
 	}
 	return s.GetBlocksWithLimitFunc(ctx, p)
 }
 func (s *Stub) GetBlockTime(ctx context.Context, p *GetBlockTimeParams) (GetBlockTimeResult, error) {
 	if s.GetBlockTimeFunc == nil {
 		var zero GetBlockTimeResult
-		return zero, NewMethodNotAvailableError("getBlockTime")
+		return zero, NewMethodNotAvailableError(MethodGetBlockTime)
 	}
 	return s.GetBlockTimeFunc(ctx, p)
 }
 func (s *Stub) GetFirstAvailableBlock(ctx context.Context) (GetFirstAvailableBlockResult, error) {
 	if s.GetFirstAvailableBlockFunc == nil {
 		var zero GetFirstAvailableBlockResult
-		return zero, NewMethodNotAvailableError("getFirstAvailableBlock")
+		return zero, NewMethodNotAvailableError(MethodGetFirstAvailableBlock)
 	}
 	return s.GetFirstAvailableBlockFunc(ctx)
 }
 func (s *Stub) MinimumLedgerSlot(ctx context.Context) (MinimumLedgerSlotResult, error) {
 	if s.MinimumLedgerSlotFunc == nil {
 		var zero MinimumLedgerSlotResult
-		return zero, NewMethodNotAvailableError("minimumLedgerSlot")
+		return zero, NewMethodNotAvailableError(MethodMinimumLedgerSlot)
 	}
 	return s.MinimumLedgerSlotFunc(ctx)
 }
 func (s *Stub) SurfnetSetAccount(ctx context.Context, p *SurfnetSetAccountParams) (SurfnetSetAccountResult, error) {
 	if s.SurfnetSetAccountFunc == nil {
 		var zero SurfnetSetAccountResult
-		return zero, NewMethodNotAvailableError("surfnet_setAccount")
+		return zero, NewMethodNotAvailableError(MethodSurfnetSetAccount)
 	}
 	return s.SurfnetSetAccountFunc(ctx, p)
 }
 func (s *Stub) SurfnetSetTokenAccount(ctx context.Context, p *SurfnetSetTokenAccountParams) (SurfnetSetTokenAccountResult, error) {
 	if s.SurfnetSetTokenAccountFunc == nil {
 		var zero SurfnetSetTokenAccountResult
-		return zero, NewMethodNotAvailableError("surfnet_setTokenAccount")
+		return zero, NewMethodNotAvailableError(MethodSurfnetSetTokenAccount)
 	}
 	return s.SurfnetSetTokenAccountFunc(ctx, p)
 }
 func (s *Stub) SurfnetTimeTravel(ctx context.Context, p *SurfnetTimeTravelParams) (SurfnetTimeTravelResult, error) {
 	if s.SurfnetTimeTravelFunc == nil {
 		var zero SurfnetTimeTravelResult
-		return zero, NewMethodNotAvailableError("surfnet_timeTravel")
+		return zero, NewMethodNotAvailableError(MethodSurfnetTimeTravel)
 	}
 	return s.SurfnetTimeTravelFunc(ctx, p)
 }
 func (s *Stub) SurfnetPauseClock(ctx context.Context) (SurfnetPauseClockResult, error) {
 	if s.SurfnetPauseClockFunc == nil {
 		var zero SurfnetPauseClockResult
-		return zero, NewMethodNotAvailableError("surfnet_pauseClock")
+		return zero, NewMethodNotAvailableError(MethodSurfnetPauseClock)
 	}
 	return s.SurfnetPauseClockFunc(ctx)
 }
 func (s *Stub) SurfnetResumeClock(ctx context.Context) (SurfnetResumeClockResult, error) {
 	if s.SurfnetResumeClockFunc == nil {
 		var zero SurfnetResumeClockResult
-		return zero, NewMethodNotAvailableError("surfnet_resumeClock")
+		return zero, NewMethodNotAvailableError(MethodSurfnetResumeClock)
 	}
 	return s.SurfnetResumeClockFunc(ctx)
 }
 func (s *Stub) SurfnetResetAccount(ctx context.Context, p *SurfnetResetAccountParams) (SurfnetResetAccountResult, error) {
 	if s.SurfnetResetAccountFunc == nil {
 		var zero SurfnetResetAccountResult
-		return zero, NewMethodNotAvailableError("surfnet_resetAccount")
+		return zero, NewMethodNotAvailableError(MethodSurfnetResetAccount)
 	}
 	return s.SurfnetResetAccountFunc(ctx, p)
 }
 func (s *Stub) SurfnetGetSurfnetInfo(ctx context.Context) (SurfnetGetSurfnetInfoResult, error) {
 	if s.SurfnetGetSurfnetInfoFunc == nil {
 		var zero SurfnetGetSurfnetInfoResult
-		return zero, NewMethodNotAvailableError("surfnet_getSurfnetInfo")
+		return zero, NewMethodNotAvailableError(MethodSurfnetGetSurfnetInfo)
 	}
 	return s.SurfnetGetSurfnetInfoFunc(ctx)
 }
 func (s *Stub) LedgerdAdvanceSlots(ctx context.Context, p *LedgerdAdvanceSlotsParams) (LedgerdAdvanceSlotsResult, error) {
 	if s.LedgerdAdvanceSlotsFunc == nil {
 		var zero LedgerdAdvanceSlotsResult
-		return zero, NewMethodNotAvailableError("ledgerd_advanceSlots")
+		return zero, NewMethodNotAvailableError(MethodLedgerdAdvanceSlots)
 	}
 	return s.LedgerdAdvanceSlotsFunc(ctx, p)
 }
 func (s *Stub) LedgerdSnapshot(ctx context.Context) (LedgerdSnapshotResult, error) {
 	if s.LedgerdSnapshotFunc == nil {
 		var zero LedgerdSnapshotResult
-		return zero, NewMethodNotAvailableError("ledgerd_snapshot")
+		return zero, NewMethodNotAvailableError(MethodLedgerdSnapshot)
 	}
 	return s.LedgerdSnapshotFunc(ctx)
 }
 func (s *Stub) LedgerdRevert(ctx context.Context, p *LedgerdRevertParams) (LedgerdRevertResult, error) {
 	if s.LedgerdRevertFunc == nil {
 		var zero LedgerdRevertResult
-		return zero, NewMethodNotAvailableError("ledgerd_revert")
+		return zero, NewMethodNotAvailableError(MethodLedgerdRevert)
 	}
 	return s.LedgerdRevertFunc(ctx, p)
 }
 func (s *Stub) LedgerdImpersonate(ctx context.Context, p *LedgerdImpersonateParams) (LedgerdImpersonateResult, error) {
 	if s.LedgerdImpersonateFunc == nil {
 		var zero LedgerdImpersonateResult
-		return zero, NewMethodNotAvailableError("ledgerd_impersonate")
+		return zero, NewMethodNotAvailableError(MethodLedgerdImpersonate)
 	}
 	return s.LedgerdImpersonateFunc(ctx, p)
 }
 func (s *Stub) LedgerdStopImpersonating(ctx context.Context, p *LedgerdStopImpersonatingParams) (LedgerdStopImpersonatingResult, error) {
 	if s.LedgerdStopImpersonatingFunc == nil {
 		var zero LedgerdStopImpersonatingResult
-		return zero, NewMethodNotAvailableError("ledgerd_stopImpersonating")
+		return zero, NewMethodNotAvailableError(MethodLedgerdStopImpersonating)
 	}
 	return s.LedgerdStopImpersonatingFunc(ctx, p)
 }
 func (s *Stub) LedgerdSetSigVerify(ctx context.Context, p *LedgerdSetSigVerifyParams) (LedgerdSetSigVerifyResult, error) {
 	if s.LedgerdSetSigVerifyFunc == nil {
 		var zero LedgerdSetSigVerifyResult
-		return zero, NewMethodNotAvailableError("ledgerd_setSigVerify")
+		return zero, NewMethodNotAvailableError(MethodLedgerdSetSigVerify)
 	}
 	return s.LedgerdSetSigVerifyFunc(ctx, p)
 }
 func (s *Stub) LedgerdSetBlockhashCheck(ctx context.Context, p *LedgerdSetBlockhashCheckParams) (LedgerdSetBlockhashCheckResult, error) {
 	if s.LedgerdSetBlockhashCheckFunc == nil {
 		var zero LedgerdSetBlockhashCheckResult
-		return zero, NewMethodNotAvailableError("ledgerd_setBlockhashCheck")
+		return zero, NewMethodNotAvailableError(MethodLedgerdSetBlockhashCheck)
 	}
 	return s.LedgerdSetBlockhashCheckFunc(ctx, p)
 }
 func (s *Stub) SurfnetSetProgramAuthority(ctx context.Context, p *SurfnetSetProgramAuthorityParams) (SurfnetSetProgramAuthorityResult, error) {
 	if s.SurfnetSetProgramAuthorityFunc == nil {
 		var zero SurfnetSetProgramAuthorityResult
-		return zero, NewMethodNotAvailableError("surfnet_setProgramAuthority")
+		return zero, NewMethodNotAvailableError(MethodSurfnetSetProgramAuthority)
 	}
 	return s.SurfnetSetProgramAuthorityFunc(ctx, p)
 }
 func (s *Stub) SurfnetCloneProgramAccount(ctx context.Context, p *SurfnetCloneProgramAccountParams) (SurfnetCloneProgramAccountResult, error) {
 	if s.SurfnetCloneProgramAccountFunc == nil {
 		var zero SurfnetCloneProgramAccountResult
-		return zero, NewMethodNotAvailableError("surfnet_cloneProgramAccount")
+		return zero, NewMethodNotAvailableError(MethodSurfnetCloneProgramAccount)
 	}
 	return s.SurfnetCloneProgramAccountFunc(ctx, p)
 }
 func (s *Stub) SurfnetWriteProgram(ctx context.Context, p *SurfnetWriteProgramParams) (SurfnetWriteProgramResult, error) {
 	if s.SurfnetWriteProgramFunc == nil {
 		var zero SurfnetWriteProgramResult
-		return zero, NewMethodNotAvailableError("surfnet_writeProgram")
+		return zero, NewMethodNotAvailableError(MethodSurfnetWriteProgram)
 	}
 	return s.SurfnetWriteProgramFunc(ctx, p)
 }
 func (s *Stub) SurfnetSetSupply(ctx context.Context, p *SurfnetSetSupplyParams) (SurfnetSetSupplyResult, error) {
 	if s.SurfnetSetSupplyFunc == nil {
 		var zero SurfnetSetSupplyResult
-		return zero, NewMethodNotAvailableError("surfnet_setSupply")
+		return zero, NewMethodNotAvailableError(MethodSurfnetSetSupply)
 	}
 	return s.SurfnetSetSupplyFunc(ctx, p)
 }
 func (s *Stub) SurfnetResetNetwork(ctx context.Context) (SurfnetResetNetworkResult, error) {
 	if s.SurfnetResetNetworkFunc == nil {
 		var zero SurfnetResetNetworkResult
-		return zero, NewMethodNotAvailableError("surfnet_resetNetwork")
+		return zero, NewMethodNotAvailableError(MethodSurfnetResetNetwork)
 	}
 	return s.SurfnetResetNetworkFunc(ctx)
 }
 func (s *Stub) SurfnetExportSnapshot(ctx context.Context, p *SurfnetExportSnapshotParams) (SurfnetExportSnapshotResult, error) {
 	if s.SurfnetExportSnapshotFunc == nil {
 		var zero SurfnetExportSnapshotResult
-		return zero, NewMethodNotAvailableError("surfnet_exportSnapshot")
+		return zero, NewMethodNotAvailableError(MethodSurfnetExportSnapshot)
 	}
 	return s.SurfnetExportSnapshotFunc(ctx, p)
 }
 func (s *Stub) SurfnetProfileTransaction(ctx context.Context, p *SurfnetProfileTransactionParams) (SurfnetProfileTransactionResult, error) {
 	if s.SurfnetProfileTransactionFunc == nil {
 		var zero SurfnetProfileTransactionResult
-		return zero, NewMethodNotAvailableError("surfnet_profileTransaction")
+		return zero, NewMethodNotAvailableError(MethodSurfnetProfileTransaction)
 	}
 	return s.SurfnetProfileTransactionFunc(ctx, p)
 }
 func (s *Stub) SurfnetGetProfileResultsByTag(ctx context.Context, p *SurfnetGetProfileResultsByTagParams) (SurfnetGetProfileResultsByTagResult, error) {
 	if s.SurfnetGetProfileResultsByTagFunc == nil {
 		var zero SurfnetGetProfileResultsByTagResult
-		return zero, NewMethodNotAvailableError("surfnet_getProfileResultsByTag")
+		return zero, NewMethodNotAvailableError(MethodSurfnetGetProfileResultsByTag)
 	}
 	return s.SurfnetGetProfileResultsByTagFunc(ctx, p)
 }
 func (s *Stub) SurfnetGetTransactionProfile(ctx context.Context, p *SurfnetGetTransactionProfileParams) (SurfnetGetTransactionProfileResult, error) {
 	if s.SurfnetGetTransactionProfileFunc == nil {
 		var zero SurfnetGetTransactionProfileResult
-		return zero, NewMethodNotAvailableError("surfnet_getTransactionProfile")
+		return zero, NewMethodNotAvailableError(MethodSurfnetGetTransactionProfile)
 	}
 	return s.SurfnetGetTransactionProfileFunc(ctx, p)
 }
 func (s *Stub) LedgerdDumpState(ctx context.Context, p *LedgerdDumpStateParams) (LedgerdDumpStateResult, error) {
 	if s.LedgerdDumpStateFunc == nil {
 		var zero LedgerdDumpStateResult
-		return zero, NewMethodNotAvailableError("ledgerd_dumpState")
+		return zero, NewMethodNotAvailableError(MethodLedgerdDumpState)
 	}
 	return s.LedgerdDumpStateFunc(ctx, p)
 }
 func (s *Stub) SurfnetOfflineAccount(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error) {
 	if s.SurfnetOfflineAccountFunc == nil {
 		var zero SurfnetOfflineAccountResult
-		return zero, NewMethodNotAvailableError("surfnet_offlineAccount")
+		return zero, NewMethodNotAvailableError(MethodSurfnetOfflineAccount)
 	}
 	return s.SurfnetOfflineAccountFunc(ctx, p)
 }
 func (s *Stub) GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error) {
 	if s.GetEpochInfoFunc == nil {
 		var zero GetEpochInfoResult
-		return zero, NewMethodNotAvailableError("getEpochInfo")
+		return zero, NewMethodNotAvailableError(MethodGetEpochInfo)
 	}
 	return s.GetEpochInfoFunc(ctx, p)
 }
 func (s *Stub) GetEpochSchedule(ctx context.Context) (GetEpochScheduleResult, error) {
 	if s.GetEpochScheduleFunc == nil {
 		var zero GetEpochScheduleResult
-		return zero, NewMethodNotAvailableError("getEpochSchedule")
+		return zero, NewMethodNotAvailableError(MethodGetEpochSchedule)
 	}
 	return s.GetEpochScheduleFunc(ctx)
 }
 func (s *Stub) GetInflationGovernor(ctx context.Context, p *GetInflationGovernorParams) (GetInflationGovernorResult, error) {
 	if s.GetInflationGovernorFunc == nil {
 		var zero GetInflationGovernorResult
-		return zero, NewMethodNotAvailableError("getInflationGovernor")
+		return zero, NewMethodNotAvailableError(MethodGetInflationGovernor)
 	}
 	return s.GetInflationGovernorFunc(ctx, p)
 }
 func (s *Stub) GetInflationRate(ctx context.Context) (GetInflationRateResult, error) {
 	if s.GetInflationRateFunc == nil {
 		var zero GetInflationRateResult
-		return zero, NewMethodNotAvailableError("getInflationRate")
+		return zero, NewMethodNotAvailableError(MethodGetInflationRate)
 	}
 	return s.GetInflationRateFunc(ctx)
 }
 func (s *Stub) GetInflationReward(ctx context.Context, p *GetInflationRewardParams) (GetInflationRewardResult, error) {
 	if s.GetInflationRewardFunc == nil {
 		var zero GetInflationRewardResult
-		return zero, NewMethodNotAvailableError("getInflationReward")
+		return zero, NewMethodNotAvailableError(MethodGetInflationReward)
 	}
 	return s.GetInflationRewardFunc(ctx, p)
 }
 func (s *Stub) GetClusterNodes(ctx context.Context) (GetClusterNodesResult, error) {
 	if s.GetClusterNodesFunc == nil {
 		var zero GetClusterNodesResult
-		return zero, NewMethodNotAvailableError("getClusterNodes")
+		return zero, NewMethodNotAvailableError(MethodGetClusterNodes)
 	}
 	return s.GetClusterNodesFunc(ctx)
 }
 func (s *Stub) GetConfirmedBlock(ctx context.Context, p *GetConfirmedBlockParams) (GetConfirmedBlockResult, error) {
 	if s.GetConfirmedBlockFunc == nil {
 		var zero GetConfirmedBlockResult
-		return zero, NewMethodNotAvailableError("getConfirmedBlock")
+		return zero, NewMethodNotAvailableError(MethodGetConfirmedBlock)
 	}
 	return s.GetConfirmedBlockFunc(ctx, p)
 }
 func (s *Stub) GetConfirmedBlocks(ctx context.Context, p *GetConfirmedBlocksParams) (GetConfirmedBlocksResult, error) {
 	if s.GetConfirmedBlocksFunc == nil {
 		var zero GetConfirmedBlocksResult
-		return zero, NewMethodNotAvailableError("getConfirmedBlocks")
+		return zero, NewMethodNotAvailableError(MethodGetConfirmedBlocks)
 	}
 	return s.GetConfirmedBlocksFunc(ctx, p)
 }
 func (s *Stub) GetConfirmedBlocksWithLimit(ctx context.Context, p *GetConfirmedBlocksWithLimitParams) (GetConfirmedBlocksWithLimitResult, error) {
 	if s.GetConfirmedBlocksWithLimitFunc == nil {
 		var zero GetConfirmedBlocksWithLimitResult
-		return zero, NewMethodNotAvailableError("getConfirmedBlocksWithLimit")
+		return zero, NewMethodNotAvailableError(MethodGetConfirmedBlocksWithLimit)
 	}
 	return s.GetConfirmedBlocksWithLimitFunc(ctx, p)
 }
 func (s *Stub) GetConfirmedSignaturesForAddress2(ctx context.Context, p *GetConfirmedSignaturesForAddress2Params) (GetConfirmedSignaturesForAddress2Result, error) {
 	if s.GetConfirmedSignaturesForAddress2Func == nil {
 		var zero GetConfirmedSignaturesForAddress2Result
-		return zero, NewMethodNotAvailableError("getConfirmedSignaturesForAddress2")
+		return zero, NewMethodNotAvailableError(MethodGetConfirmedSignaturesForAddress2)
 	}
 	return s.GetConfirmedSignaturesForAddress2Func(ctx, p)
 }
 func (s *Stub) GetConfirmedTransaction(ctx context.Context, p *GetConfirmedTransactionParams) (GetConfirmedTransactionResult, error) {
 	if s.GetConfirmedTransactionFunc == nil {
 		var zero GetConfirmedTransactionResult
-		return zero, NewMethodNotAvailableError("getConfirmedTransaction")
+		return zero, NewMethodNotAvailableError(MethodGetConfirmedTransaction)
 	}
 	return s.GetConfirmedTransactionFunc(ctx, p)
 }
 func (s *Stub) GetFeeCalculatorForBlockhash(ctx context.Context, p *GetFeeCalculatorForBlockhashParams) (GetFeeCalculatorForBlockhashResult, error) {
 	if s.GetFeeCalculatorForBlockhashFunc == nil {
 		var zero GetFeeCalculatorForBlockhashResult
-		return zero, NewMethodNotAvailableError("getFeeCalculatorForBlockhash")
+		return zero, NewMethodNotAvailableError(MethodGetFeeCalculatorForBlockhash)
 	}
 	return s.GetFeeCalculatorForBlockhashFunc(ctx, p)
 }
 func (s *Stub) GetFeeRateGovernor(ctx context.Context) (GetFeeRateGovernorResult, error) {
 	if s.GetFeeRateGovernorFunc == nil {
 		var zero GetFeeRateGovernorResult
-		return zero, NewMethodNotAvailableError("getFeeRateGovernor")
+		return zero, NewMethodNotAvailableError(MethodGetFeeRateGovernor)
 	}
 	return s.GetFeeRateGovernorFunc(ctx)
 }
 func (s *Stub) GetFees(ctx context.Context, p *GetFeesParams) (GetFeesResult, error) {
 	if s.GetFeesFunc == nil {
 		var zero GetFeesResult
-		return zero, NewMethodNotAvailableError("getFees")
+		return zero, NewMethodNotAvailableError(MethodGetFees)
 	}
 	return s.GetFeesFunc(ctx, p)
 }
 func (s *Stub) GetRecentBlockhash(ctx context.Context, p *GetRecentBlockhashParams) (GetRecentBlockhashResult, error) {
 	if s.GetRecentBlockhashFunc == nil {
 		var zero GetRecentBlockhashResult
-		return zero, NewMethodNotAvailableError("getRecentBlockhash")
+		return zero, NewMethodNotAvailableError(MethodGetRecentBlockhash)
 	}
 	return s.GetRecentBlockhashFunc(ctx, p)
 }
 func (s *Stub) GetSnapshotSlot(ctx context.Context) (GetSnapshotSlotResult, error) {
 	if s.GetSnapshotSlotFunc == nil {
 		var zero GetSnapshotSlotResult
-		return zero, NewMethodNotAvailableError("getSnapshotSlot")
+		return zero, NewMethodNotAvailableError(MethodGetSnapshotSlot)
 	}
 	return s.GetSnapshotSlotFunc(ctx)
 }
 func (s *Stub) GetLatestBlockhash(ctx context.Context, p *GetLatestBlockhashParams) (GetLatestBlockhashResult, error) {
 	if s.GetLatestBlockhashFunc == nil {
 		var zero GetLatestBlockhashResult
-		return zero, NewMethodNotAvailableError("getLatestBlockhash")
+		return zero, NewMethodNotAvailableError(MethodGetLatestBlockhash)
 	}
 	return s.GetLatestBlockhashFunc(ctx, p)
 }
 func (s *Stub) IsBlockhashValid(ctx context.Context, p *IsBlockhashValidParams) (IsBlockhashValidResult, error) {
 	if s.IsBlockhashValidFunc == nil {
 		var zero IsBlockhashValidResult
-		return zero, NewMethodNotAvailableError("isBlockhashValid")
+		return zero, NewMethodNotAvailableError(MethodIsBlockhashValid)
 	}
 	return s.IsBlockhashValidFunc(ctx, p)
 }
 func (s *Stub) GetFeeForMessage(ctx context.Context, p *GetFeeForMessageParams) (GetFeeForMessageResult, error) {
 	if s.GetFeeForMessageFunc == nil {
 		var zero GetFeeForMessageResult
-		return zero, NewMethodNotAvailableError("getFeeForMessage")
+		return zero, NewMethodNotAvailableError(MethodGetFeeForMessage)
 	}
 	return s.GetFeeForMessageFunc(ctx, p)
 }
 func (s *Stub) GetRecentPrioritizationFees(ctx context.Context, p *GetRecentPrioritizationFeesParams) (GetRecentPrioritizationFeesResult, error) {
 	if s.GetRecentPrioritizationFeesFunc == nil {
 		var zero GetRecentPrioritizationFeesResult
-		return zero, NewMethodNotAvailableError("getRecentPrioritizationFees")
+		return zero, NewMethodNotAvailableError(MethodGetRecentPrioritizationFees)
 	}
 	return s.GetRecentPrioritizationFeesFunc(ctx, p)
 }
 func (s *Stub) GetGenesisHash(ctx context.Context) (GetGenesisHashResult, error) {
 	if s.GetGenesisHashFunc == nil {
 		var zero GetGenesisHashResult
-		return zero, NewMethodNotAvailableError("getGenesisHash")
+		return zero, NewMethodNotAvailableError(MethodGetGenesisHash)
 	}
 	return s.GetGenesisHashFunc(ctx)
 }
 func (s *Stub) GetIdentity(ctx context.Context) (GetIdentityResult, error) {
 	if s.GetIdentityFunc == nil {
 		var zero GetIdentityResult
-		return zero, NewMethodNotAvailableError("getIdentity")
+		return zero, NewMethodNotAvailableError(MethodGetIdentity)
 	}
 	return s.GetIdentityFunc(ctx)
 }
 func (s *Stub) GetVersion(ctx context.Context) (GetVersionResult, error) {
 	if s.GetVersionFunc == nil {
 		var zero GetVersionResult
-		return zero, NewMethodNotAvailableError("getVersion")
+		return zero, NewMethodNotAvailableError(MethodGetVersion)
 	}
 	return s.GetVersionFunc(ctx)
 }
 func (s *Stub) GetHealth(ctx context.Context) (GetHealthResult, error) {
 	if s.GetHealthFunc == nil {
 		var zero GetHealthResult
-		return zero, NewMethodNotAvailableError("getHealth")
+		return zero, NewMethodNotAvailableError(MethodGetHealth)
 	}
 	return s.GetHealthFunc(ctx)
 }
 func (s *Stub) GetHighestSnapshotSlot(ctx context.Context) (GetHighestSnapshotSlotResult, error) {
 	if s.GetHighestSnapshotSlotFunc == nil {
 		var zero GetHighestSnapshotSlotResult
-		return zero, NewMethodNotAvailableError("getHighestSnapshotSlot")
+		return zero, NewMethodNotAvailableError(MethodGetHighestSnapshotSlot)
 	}
 	return s.GetHighestSnapshotSlotFunc(ctx)
 }
 func (s *Stub) LedgerdGetGenesis(ctx context.Context) (LedgerdGetGenesisResult, error) {
 	if s.LedgerdGetGenesisFunc == nil {
 		var zero LedgerdGetGenesisResult
-		return zero, NewMethodNotAvailableError("ledgerd_getGenesis")
+		return zero, NewMethodNotAvailableError(MethodLedgerdGetGenesis)
 	}
 	return s.LedgerdGetGenesisFunc(ctx)
 }
 func (s *Stub) LedgerdGetBlockRecords(ctx context.Context, p *LedgerdGetBlockRecordsParams) (LedgerdGetBlockRecordsResult, error) {
 	if s.LedgerdGetBlockRecordsFunc == nil {
 		var zero LedgerdGetBlockRecordsResult
-		return zero, NewMethodNotAvailableError("ledgerd_getBlockRecords")
+		return zero, NewMethodNotAvailableError(MethodLedgerdGetBlockRecords)
 	}
 	return s.LedgerdGetBlockRecordsFunc(ctx, p)
 }
 func (s *Stub) GetSlot(ctx context.Context, p *GetSlotParams) (GetSlotResult, error) {
 	if s.GetSlotFunc == nil {
 		var zero GetSlotResult
-		return zero, NewMethodNotAvailableError("getSlot")
+		return zero, NewMethodNotAvailableError(MethodGetSlot)
 	}
 	return s.GetSlotFunc(ctx, p)
 }
 func (s *Stub) GetSlotLeader(ctx context.Context, p *GetSlotLeaderParams) (GetSlotLeaderResult, error) {
 	if s.GetSlotLeaderFunc == nil {
 		var zero GetSlotLeaderResult
-		return zero, NewMethodNotAvailableError("getSlotLeader")
+		return zero, NewMethodNotAvailableError(MethodGetSlotLeader)
 	}
 	return s.GetSlotLeaderFunc(ctx, p)
 }
 func (s *Stub) GetSlotLeaders(ctx context.Context, p *GetSlotLeadersParams) (GetSlotLeadersResult, error) {
 	if s.GetSlotLeadersFunc == nil {
 		var zero GetSlotLeadersResult
-		return zero, NewMethodNotAvailableError("getSlotLeaders")
+		return zero, NewMethodNotAvailableError(MethodGetSlotLeaders)
 	}
 	return s.GetSlotLeadersFunc(ctx, p)
 }
 func (s *Stub) GetLeaderSchedule(ctx context.Context, p *GetLeaderScheduleParams) (GetLeaderScheduleResult, error) {
 	if s.GetLeaderScheduleFunc == nil {
 		var zero GetLeaderScheduleResult
-		return zero, NewMethodNotAvailableError("getLeaderSchedule")
+		return zero, NewMethodNotAvailableError(MethodGetLeaderSchedule)
 	}
 	return s.GetLeaderScheduleFunc(ctx, p)
 }
 func (s *Stub) GetMaxRetransmitSlot(ctx context.Context) (GetMaxRetransmitSlotResult, error) {
 	if s.GetMaxRetransmitSlotFunc == nil {
 		var zero GetMaxRetransmitSlotResult
-		return zero, NewMethodNotAvailableError("getMaxRetransmitSlot")
+		return zero, NewMethodNotAvailableError(MethodGetMaxRetransmitSlot)
 	}
 	return s.GetMaxRetransmitSlotFunc(ctx)
 }
 func (s *Stub) GetMaxShredInsertSlot(ctx context.Context) (GetMaxShredInsertSlotResult, error) {
 	if s.GetMaxShredInsertSlotFunc == nil {
 		var zero GetMaxShredInsertSlotResult
-		return zero, NewMethodNotAvailableError("getMaxShredInsertSlot")
+		return zero, NewMethodNotAvailableError(MethodGetMaxShredInsertSlot)
 	}
 	return s.GetMaxShredInsertSlotFunc(ctx)
 }
 func (s *Stub) GetRecentPerformanceSamples(ctx context.Context, p *GetRecentPerformanceSamplesParams) (GetRecentPerformanceSamplesResult, error) {
 	if s.GetRecentPerformanceSamplesFunc == nil {
 		var zero GetRecentPerformanceSamplesResult
-		return zero, NewMethodNotAvailableError("getRecentPerformanceSamples")
+		return zero, NewMethodNotAvailableError(MethodGetRecentPerformanceSamples)
 	}
 	return s.GetRecentPerformanceSamplesFunc(ctx, p)
 }
 func (s *Stub) GetBlockCommitment(ctx context.Context, p *GetBlockCommitmentParams) (GetBlockCommitmentResult, error) {
 	if s.GetBlockCommitmentFunc == nil {
 		var zero GetBlockCommitmentResult
-		return zero, NewMethodNotAvailableError("getBlockCommitment")
+		return zero, NewMethodNotAvailableError(MethodGetBlockCommitment)
 	}
 	return s.GetBlockCommitmentFunc(ctx, p)
 }
 func (s *Stub) GetBlockProduction(ctx context.Context, p *GetBlockProductionParams) (GetBlockProductionResult, error) {
 	if s.GetBlockProductionFunc == nil {
 		var zero GetBlockProductionResult
-		return zero, NewMethodNotAvailableError("getBlockProduction")
+		return zero, NewMethodNotAvailableError(MethodGetBlockProduction)
 	}
 	return s.GetBlockProductionFunc(ctx, p)
 }
 func (s *Stub) GetStakeActivation(ctx context.Context, p *GetStakeActivationParams) (GetStakeActivationResult, error) {
 	if s.GetStakeActivationFunc == nil {
 		var zero GetStakeActivationResult
-		return zero, NewMethodNotAvailableError("getStakeActivation")
+		return zero, NewMethodNotAvailableError(MethodGetStakeActivation)
 	}
 	return s.GetStakeActivationFunc(ctx, p)
 }
 func (s *Stub) GetStakeMinimumDelegation(ctx context.Context, p *GetStakeMinimumDelegationParams) (GetStakeMinimumDelegationResult, error) {
 	if s.GetStakeMinimumDelegationFunc == nil {
 		var zero GetStakeMinimumDelegationResult
-		return zero, NewMethodNotAvailableError("getStakeMinimumDelegation")
+		return zero, NewMethodNotAvailableError(MethodGetStakeMinimumDelegation)
 	}
 	return s.GetStakeMinimumDelegationFunc(ctx, p)
 }
 func (s *Stub) GetVoteAccounts(ctx context.Context, p *GetVoteAccountsParams) (GetVoteAccountsResult, error) {
 	if s.GetVoteAccountsFunc == nil {
 		var zero GetVoteAccountsResult
-		return zero, NewMethodNotAvailableError("getVoteAccounts")
+		return zero, NewMethodNotAvailableError(MethodGetVoteAccounts)
 	}
 	return s.GetVoteAccountsFunc(ctx, p)
 }
 func (s *Stub) AccountSubscribe(ctx context.Context, p *AccountSubscribeParams) (AccountSubscribeResult, error) {
 	if s.AccountSubscribeFunc == nil {
 		var zero AccountSubscribeResult
-		return zero, NewMethodNotAvailableError("accountSubscribe")
+		return zero, NewMethodNotAvailableError(MethodAccountSubscribe)
 	}
 	return s.AccountSubscribeFunc(ctx, p)
 }
 func (s *Stub) AccountUnsubscribe(ctx context.Context, p *AccountUnsubscribeParams) (AccountUnsubscribeResult, error) {
 	if s.AccountUnsubscribeFunc == nil {
 		var zero AccountUnsubscribeResult
-		return zero, NewMethodNotAvailableError("accountUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodAccountUnsubscribe)
 	}
 	return s.AccountUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) LogsSubscribe(ctx context.Context, p *LogsSubscribeParams) (LogsSubscribeResult, error) {
 	if s.LogsSubscribeFunc == nil {
 		var zero LogsSubscribeResult
-		return zero, NewMethodNotAvailableError("logsSubscribe")
+		return zero, NewMethodNotAvailableError(MethodLogsSubscribe)
 	}
 	return s.LogsSubscribeFunc(ctx, p)
 }
 func (s *Stub) LogsUnsubscribe(ctx context.Context, p *LogsUnsubscribeParams) (LogsUnsubscribeResult, error) {
 	if s.LogsUnsubscribeFunc == nil {
 		var zero LogsUnsubscribeResult
-		return zero, NewMethodNotAvailableError("logsUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodLogsUnsubscribe)
 	}
 	return s.LogsUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) ProgramSubscribe(ctx context.Context, p *ProgramSubscribeParams) (ProgramSubscribeResult, error) {
 	if s.ProgramSubscribeFunc == nil {
 		var zero ProgramSubscribeResult
-		return zero, NewMethodNotAvailableError("programSubscribe")
+		return zero, NewMethodNotAvailableError(MethodProgramSubscribe)
 	}
 	return s.ProgramSubscribeFunc(ctx, p)
 }
 func (s *Stub) ProgramUnsubscribe(ctx context.Context, p *ProgramUnsubscribeParams) (ProgramUnsubscribeResult, error) {
 	if s.ProgramUnsubscribeFunc == nil {
 		var zero ProgramUnsubscribeResult
-		return zero, NewMethodNotAvailableError("programUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodProgramUnsubscribe)
 	}
 	return s.ProgramUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) SignatureSubscribe(ctx context.Context, p *SignatureSubscribeParams) (SignatureSubscribeResult, error) {
 	if s.SignatureSubscribeFunc == nil {
 		var zero SignatureSubscribeResult
-		return zero, NewMethodNotAvailableError("signatureSubscribe")
+		return zero, NewMethodNotAvailableError(MethodSignatureSubscribe)
 	}
 	return s.SignatureSubscribeFunc(ctx, p)
 }
 func (s *Stub) SignatureUnsubscribe(ctx context.Context, p *SignatureUnsubscribeParams) (SignatureUnsubscribeResult, error) {
 	if s.SignatureUnsubscribeFunc == nil {
 		var zero SignatureUnsubscribeResult
-		return zero, NewMethodNotAvailableError("signatureUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodSignatureUnsubscribe)
 	}
 	return s.SignatureUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) SlotSubscribe(ctx context.Context) (SlotSubscribeResult, error) {
 	if s.SlotSubscribeFunc == nil {
 		var zero SlotSubscribeResult
-		return zero, NewMethodNotAvailableError("slotSubscribe")
+		return zero, NewMethodNotAvailableError(MethodSlotSubscribe)
 	}
 	return s.SlotSubscribeFunc(ctx)
 }
 func (s *Stub) SlotUnsubscribe(ctx context.Context, p *SlotUnsubscribeParams) (SlotUnsubscribeResult, error) {
 	if s.SlotUnsubscribeFunc == nil {
 		var zero SlotUnsubscribeResult
-		return zero, NewMethodNotAvailableError("slotUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodSlotUnsubscribe)
 	}
 	return s.SlotUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) BlockSubscribe(ctx context.Context, p *BlockSubscribeParams) (BlockSubscribeResult, error) {
 	if s.BlockSubscribeFunc == nil {
 		var zero BlockSubscribeResult
-		return zero, NewMethodNotAvailableError("blockSubscribe")
+		return zero, NewMethodNotAvailableError(MethodBlockSubscribe)
 	}
 	return s.BlockSubscribeFunc(ctx, p)
 }
 func (s *Stub) BlockUnsubscribe(ctx context.Context, p *BlockUnsubscribeParams) (BlockUnsubscribeResult, error) {
 	if s.BlockUnsubscribeFunc == nil {
 		var zero BlockUnsubscribeResult
-		return zero, NewMethodNotAvailableError("blockUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodBlockUnsubscribe)
 	}
 	return s.BlockUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) SlotsUpdatesSubscribe(ctx context.Context) (SlotsUpdatesSubscribeResult, error) {
 	if s.SlotsUpdatesSubscribeFunc == nil {
 		var zero SlotsUpdatesSubscribeResult
-		return zero, NewMethodNotAvailableError("slotsUpdatesSubscribe")
+		return zero, NewMethodNotAvailableError(MethodSlotsUpdatesSubscribe)
 	}
 	return s.SlotsUpdatesSubscribeFunc(ctx)
 }
 func (s *Stub) SlotsUpdatesUnsubscribe(ctx context.Context, p *SlotsUpdatesUnsubscribeParams) (SlotsUpdatesUnsubscribeResult, error) {
 	if s.SlotsUpdatesUnsubscribeFunc == nil {
 		var zero SlotsUpdatesUnsubscribeResult
-		return zero, NewMethodNotAvailableError("slotsUpdatesUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodSlotsUpdatesUnsubscribe)
 	}
 	return s.SlotsUpdatesUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) VoteSubscribe(ctx context.Context) (VoteSubscribeResult, error) {
 	if s.VoteSubscribeFunc == nil {
 		var zero VoteSubscribeResult
-		return zero, NewMethodNotAvailableError("voteSubscribe")
+		return zero, NewMethodNotAvailableError(MethodVoteSubscribe)
 	}
 	return s.VoteSubscribeFunc(ctx)
 }
 func (s *Stub) VoteUnsubscribe(ctx context.Context, p *VoteUnsubscribeParams) (VoteUnsubscribeResult, error) {
 	if s.VoteUnsubscribeFunc == nil {
 		var zero VoteUnsubscribeResult
-		return zero, NewMethodNotAvailableError("voteUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodVoteUnsubscribe)
 	}
 	return s.VoteUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) RootSubscribe(ctx context.Context) (RootSubscribeResult, error) {
 	if s.RootSubscribeFunc == nil {
 		var zero RootSubscribeResult
-		return zero, NewMethodNotAvailableError("rootSubscribe")
+		return zero, NewMethodNotAvailableError(MethodRootSubscribe)
 	}
 	return s.RootSubscribeFunc(ctx)
 }
 func (s *Stub) RootUnsubscribe(ctx context.Context, p *RootUnsubscribeParams) (RootUnsubscribeResult, error) {
 	if s.RootUnsubscribeFunc == nil {
 		var zero RootUnsubscribeResult
-		return zero, NewMethodNotAvailableError("rootUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodRootUnsubscribe)
 	}
 	return s.RootUnsubscribeFunc(ctx, p)
 }
 func (s *Stub) GetTokenAccountBalance(ctx context.Context, p *GetTokenAccountBalanceParams) (GetTokenAccountBalanceResult, error) {
 	if s.GetTokenAccountBalanceFunc == nil {
 		var zero GetTokenAccountBalanceResult
-		return zero, NewMethodNotAvailableError("getTokenAccountBalance")
+		return zero, NewMethodNotAvailableError(MethodGetTokenAccountBalance)
 	}
 	return s.GetTokenAccountBalanceFunc(ctx, p)
 }
 func (s *Stub) GetTokenSupply(ctx context.Context, p *GetTokenSupplyParams) (GetTokenSupplyResult, error) {
 	if s.GetTokenSupplyFunc == nil {
 		var zero GetTokenSupplyResult
-		return zero, NewMethodNotAvailableError("getTokenSupply")
+		return zero, NewMethodNotAvailableError(MethodGetTokenSupply)
 	}
 	return s.GetTokenSupplyFunc(ctx, p)
 }
 func (s *Stub) GetTokenLargestAccounts(ctx context.Context, p *GetTokenLargestAccountsParams) (GetTokenLargestAccountsResult, error) {
 	if s.GetTokenLargestAccountsFunc == nil {
 		var zero GetTokenLargestAccountsResult
-		return zero, NewMethodNotAvailableError("getTokenLargestAccounts")
+		return zero, NewMethodNotAvailableError(MethodGetTokenLargestAccounts)
 	}
 	return s.GetTokenLargestAccountsFunc(ctx, p)
 }
 func (s *Stub) GetTokenAccountsByOwner(ctx context.Context, p *GetTokenAccountsByOwnerParams) (GetTokenAccountsByOwnerResult, error) {
 	if s.GetTokenAccountsByOwnerFunc == nil {
 		var zero GetTokenAccountsByOwnerResult
-		return zero, NewMethodNotAvailableError("getTokenAccountsByOwner")
+		return zero, NewMethodNotAvailableError(MethodGetTokenAccountsByOwner)
 	}
 	return s.GetTokenAccountsByOwnerFunc(ctx, p)
 }
 func (s *Stub) GetTokenAccountsByDelegate(ctx context.Context, p *GetTokenAccountsByDelegateParams) (GetTokenAccountsByDelegateResult, error) {
 	if s.GetTokenAccountsByDelegateFunc == nil {
 		var zero GetTokenAccountsByDelegateResult
-		return zero, NewMethodNotAvailableError("getTokenAccountsByDelegate")
+		return zero, NewMethodNotAvailableError(MethodGetTokenAccountsByDelegate)
 	}
 	return s.GetTokenAccountsByDelegateFunc(ctx, p)
 }
 func (s *Stub) GetTransaction(ctx context.Context, p *GetTransactionParams) (GetTransactionResult, error) {
 	if s.GetTransactionFunc == nil {
 		var zero GetTransactionResult
-		return zero, NewMethodNotAvailableError("getTransaction")
+		return zero, NewMethodNotAvailableError(MethodGetTransaction)
 	}
 	return s.GetTransactionFunc(ctx, p)
 }
 func (s *Stub) GetTransactionCount(ctx context.Context, p *GetTransactionCountParams) (GetTransactionCountResult, error) {
 	if s.GetTransactionCountFunc == nil {
 		var zero GetTransactionCountResult
-		return zero, NewMethodNotAvailableError("getTransactionCount")
+		return zero, NewMethodNotAvailableError(MethodGetTransactionCount)
 	}
 	return s.GetTransactionCountFunc(ctx, p)
 }
 func (s *Stub) GetSignaturesForAddress(ctx context.Context, p *GetSignaturesForAddressParams) (GetSignaturesForAddressResult, error) {
 	if s.GetSignaturesForAddressFunc == nil {
 		var zero GetSignaturesForAddressResult
-		return zero, NewMethodNotAvailableError("getSignaturesForAddress")
+		return zero, NewMethodNotAvailableError(MethodGetSignaturesForAddress)
 	}
 	return s.GetSignaturesForAddressFunc(ctx, p)
 }
 func (s *Stub) GetSignatureStatuses(ctx context.Context, p *GetSignatureStatusesParams) (GetSignatureStatusesResult, error) {
 	if s.GetSignatureStatusesFunc == nil {
 		var zero GetSignatureStatusesResult
-		return zero, NewMethodNotAvailableError("getSignatureStatuses")
+		return zero, NewMethodNotAvailableError(MethodGetSignatureStatuses)
 	}
 	return s.GetSignatureStatusesFunc(ctx, p)
 }
 func (s *Stub) SendTransaction(ctx context.Context, p *SendTransactionParams) (SendTransactionResult, error) {
 	if s.SendTransactionFunc == nil {
 		var zero SendTransactionResult
-		return zero, NewMethodNotAvailableError("sendTransaction")
+		return zero, NewMethodNotAvailableError(MethodSendTransaction)
 	}
 	return s.SendTransactionFunc(ctx, p)
 }
 func (s *Stub) SimulateTransaction(ctx context.Context, p *SimulateTransactionParams) (SimulateTransactionResult, error) {
 	if s.SimulateTransactionFunc == nil {
 		var zero SimulateTransactionResult
-		return zero, NewMethodNotAvailableError("simulateTransaction")
+		return zero, NewMethodNotAvailableError(MethodSimulateTransaction)
 	}
 	return s.SimulateTransactionFunc(ctx, p)
 }

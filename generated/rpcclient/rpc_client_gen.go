@@ -11,322 +11,322 @@ import (
 // GetAccountInfo implements getAccountInfo: Returns all information associated with the account of the provided Pubkey.
 func (c *Client) GetAccountInfo(ctx context.Context, p *rpcapi.GetAccountInfoParams) (rpcapi.GetAccountInfoResult, error) {
 	var r rpcapi.GetAccountInfoResult
-	err := c.Call(ctx, "getAccountInfo", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetAccountInfo, p, &r)
 	return r, err
 }
 
 // GetBalance implements getBalance: Returns the lamport balance of the account of the provided Pubkey.
 func (c *Client) GetBalance(ctx context.Context, p *rpcapi.GetBalanceParams) (rpcapi.GetBalanceResult, error) {
 	var r rpcapi.GetBalanceResult
-	err := c.Call(ctx, "getBalance", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBalance, p, &r)
 	return r, err
 }
 
 // GetMultipleAccounts implements getMultipleAccounts: Returns the account information for a list of Pubkeys.
 func (c *Client) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleAccountsParams) (rpcapi.GetMultipleAccountsResult, error) {
 	var r rpcapi.GetMultipleAccountsResult
-	err := c.Call(ctx, "getMultipleAccounts", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetMultipleAccounts, p, &r)
 	return r, err
 }
 
 // GetProgramAccounts implements getProgramAccounts: Returns all accounts owned by the provided program Pubkey.
 func (c *Client) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAccountsParams) (rpcapi.GetProgramAccountsResult, error) {
 	var r rpcapi.GetProgramAccountsResult
-	err := c.Call(ctx, "getProgramAccounts", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetProgramAccounts, p, &r)
 	return r, err
 }
 
 // GetMinimumBalanceForRentExemption implements getMinimumBalanceForRentExemption: Returns the minimum balance required to make an account of the given data length rent exempt.
 func (c *Client) GetMinimumBalanceForRentExemption(ctx context.Context, p *rpcapi.GetMinimumBalanceForRentExemptionParams) (rpcapi.GetMinimumBalanceForRentExemptionResult, error) {
 	var r rpcapi.GetMinimumBalanceForRentExemptionResult
-	err := c.Call(ctx, "getMinimumBalanceForRentExemption", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetMinimumBalanceForRentExemption, p, &r)
 	return r, err
 }
 
 // GetLargestAccounts implements getLargestAccounts: Returns the 20 largest accounts by lamport balance.
 func (c *Client) GetLargestAccounts(ctx context.Context, p *rpcapi.GetLargestAccountsParams) (rpcapi.GetLargestAccountsResult, error) {
 	var r rpcapi.GetLargestAccountsResult
-	err := c.Call(ctx, "getLargestAccounts", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetLargestAccounts, p, &r)
 	return r, err
 }
 
 // GetSupply implements getSupply: Returns information about the current lamport supply.
 func (c *Client) GetSupply(ctx context.Context, p *rpcapi.GetSupplyParams) (rpcapi.GetSupplyResult, error) {
 	var r rpcapi.GetSupplyResult
-	err := c.Call(ctx, "getSupply", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetSupply, p, &r)
 	return r, err
 }
 
 // RequestAirdrop implements requestAirdrop: Requests an airdrop of lamports to a Pubkey from the node's faucet.
 func (c *Client) RequestAirdrop(ctx context.Context, p *rpcapi.RequestAirdropParams) (rpcapi.RequestAirdropResult, error) {
 	var r rpcapi.RequestAirdropResult
-	err := c.Call(ctx, "requestAirdrop", p, &r)
+	err := c.Call(ctx, rpcapi.MethodRequestAirdrop, p, &r)
 	return r, err
 }
 
 // GetBlock implements getBlock: Returns identity and transaction information about a confirmed block in the ledger.
 func (c *Client) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (rpcapi.GetBlockResult, error) {
 	var r rpcapi.GetBlockResult
-	err := c.Call(ctx, "getBlock", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBlock, p, &r)
 	return r, err
 }
 
 // GetBlockHeight implements getBlockHeight: Returns the current block height of the node.
 func (c *Client) GetBlockHeight(ctx context.Context, p *rpcapi.GetBlockHeightParams) (rpcapi.GetBlockHeightResult, error) {
 	var r rpcapi.GetBlockHeightResult
-	err := c.Call(ctx, "getBlockHeight", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBlockHeight, p, &r)
 	return r, err
 }
 
 // GetBlocks implements getBlocks: Returns the slots of the confirmed blocks between two slots.
 func (c *Client) GetBlocks(ctx context.Context, p *rpcapi.GetBlocksParams) (rpcapi.GetBlocksResult, error) {
 	var r rpcapi.GetBlocksResult
-	err := c.Call(ctx, "getBlocks", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBlocks, p, &r)
 	return r, err
 }
 
 // GetBlocksWithLimit implements getBlocksWithLimit: Returns up to limit slots of confirmed blocks, starting at a given slot.
 func (c *Client) GetBlocksWithLimit(ctx context.Context, p *rpcapi.GetBlocksWithLimitParams) (rpcapi.GetBlocksWithLimitResult, error) {
 	var r rpcapi.GetBlocksWithLimitResult
-	err := c.Call(ctx, "getBlocksWithLimit", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBlocksWithLimit, p, &r)
 	return r, err
 }
 
 // GetBlockTime implements getBlockTime: Returns the estimated production time of a block.
 func (c *Client) GetBlockTime(ctx context.Context, p *rpcapi.GetBlockTimeParams) (rpcapi.GetBlockTimeResult, error) {
 	var r rpcapi.GetBlockTimeResult
-	err := c.Call(ctx, "getBlockTime", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBlockTime, p, &r)
 	return r, err
 }
 
 // GetFirstAvailableBlock implements getFirstAvailableBlock: Returns the slot of the lowest confirmed block that has not been purged from the ledger.
 func (c *Client) GetFirstAvailableBlock(ctx context.Context) (rpcapi.GetFirstAvailableBlockResult, error) {
 	var r rpcapi.GetFirstAvailableBlockResult
-	err := c.Call(ctx, "getFirstAvailableBlock", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetFirstAvailableBlock, nil, &r)
 	return r, err
 }
 
 // MinimumLedgerSlot implements minimumLedgerSlot: Returns the lowest slot the node has information about in its ledger.
 func (c *Client) MinimumLedgerSlot(ctx context.Context) (rpcapi.MinimumLedgerSlotResult, error) {
 	var r rpcapi.MinimumLedgerSlotResult
-	err := c.Call(ctx, "minimumLedgerSlot", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodMinimumLedgerSlot, nil, &r)
 	return r, err
 }
 
 // SurfnetSetAccount implements surfnet_setAccount: Sets or updates an account's lamports, data, owner, executable flag and rent epoch.
 func (c *Client) SurfnetSetAccount(ctx context.Context, p *rpcapi.SurfnetSetAccountParams) (rpcapi.SurfnetSetAccountResult, error) {
 	var r rpcapi.SurfnetSetAccountResult
-	err := c.Call(ctx, "surfnet_setAccount", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetSetAccount, p, &r)
 	return r, err
 }
 
 // SurfnetSetTokenAccount implements surfnet_setTokenAccount: Sets or updates the associated token account of an owner and a mint.
 func (c *Client) SurfnetSetTokenAccount(ctx context.Context, p *rpcapi.SurfnetSetTokenAccountParams) (rpcapi.SurfnetSetTokenAccountResult, error) {
 	var r rpcapi.SurfnetSetTokenAccountResult
-	err := c.Call(ctx, "surfnet_setTokenAccount", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetSetTokenAccount, p, &r)
 	return r, err
 }
 
 // SurfnetTimeTravel implements surfnet_timeTravel: Moves the chain forward to a slot, an epoch or a unix timestamp.
 func (c *Client) SurfnetTimeTravel(ctx context.Context, p *rpcapi.SurfnetTimeTravelParams) (rpcapi.SurfnetTimeTravelResult, error) {
 	var r rpcapi.SurfnetTimeTravelResult
-	err := c.Call(ctx, "surfnet_timeTravel", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetTimeTravel, p, &r)
 	return r, err
 }
 
 // SurfnetPauseClock implements surfnet_pauseClock: Stops the clock's slots.
 func (c *Client) SurfnetPauseClock(ctx context.Context) (rpcapi.SurfnetPauseClockResult, error) {
 	var r rpcapi.SurfnetPauseClockResult
-	err := c.Call(ctx, "surfnet_pauseClock", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetPauseClock, nil, &r)
 	return r, err
 }
 
 // SurfnetResumeClock implements surfnet_resumeClock: Restarts the clock's slots.
 func (c *Client) SurfnetResumeClock(ctx context.Context) (rpcapi.SurfnetResumeClockResult, error) {
 	var r rpcapi.SurfnetResumeClockResult
-	err := c.Call(ctx, "surfnet_resumeClock", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetResumeClock, nil, &r)
 	return r, err
 }
 
 // SurfnetResetAccount implements surfnet_resetAccount: Resets an account, and optionally the accounts it owns.
 func (c *Client) SurfnetResetAccount(ctx context.Context, p *rpcapi.SurfnetResetAccountParams) (rpcapi.SurfnetResetAccountResult, error) {
 	var r rpcapi.SurfnetResetAccountResult
-	err := c.Call(ctx, "surfnet_resetAccount", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetResetAccount, p, &r)
 	return r, err
 }
 
 // SurfnetGetSurfnetInfo implements surfnet_getSurfnetInfo: Reports the node's runbook executions (none), for tools that poll it for readiness.
 func (c *Client) SurfnetGetSurfnetInfo(ctx context.Context) (rpcapi.SurfnetGetSurfnetInfoResult, error) {
 	var r rpcapi.SurfnetGetSurfnetInfoResult
-	err := c.Call(ctx, "surfnet_getSurfnetInfo", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetGetSurfnetInfo, nil, &r)
 	return r, err
 }
 
 // LedgerdAdvanceSlots implements ledgerd_advanceSlots: Produces slots now (the block production of manual mode).
 func (c *Client) LedgerdAdvanceSlots(ctx context.Context, p *rpcapi.LedgerdAdvanceSlotsParams) (rpcapi.LedgerdAdvanceSlotsResult, error) {
 	var r rpcapi.LedgerdAdvanceSlotsResult
-	err := c.Call(ctx, "ledgerd_advanceSlots", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdAdvanceSlots, p, &r)
 	return r, err
 }
 
 // LedgerdSnapshot implements ledgerd_snapshot: Takes a snapshot of the whole chain state and returns its id (anvil's evm_snapshot).
 func (c *Client) LedgerdSnapshot(ctx context.Context) (rpcapi.LedgerdSnapshotResult, error) {
 	var r rpcapi.LedgerdSnapshotResult
-	err := c.Call(ctx, "ledgerd_snapshot", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdSnapshot, nil, &r)
 	return r, err
 }
 
 // LedgerdRevert implements ledgerd_revert: Returns the chain to a snapshot (anvil's evm_revert).
 func (c *Client) LedgerdRevert(ctx context.Context, p *rpcapi.LedgerdRevertParams) (rpcapi.LedgerdRevertResult, error) {
 	var r rpcapi.LedgerdRevertResult
-	err := c.Call(ctx, "ledgerd_revert", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdRevert, p, &r)
 	return r, err
 }
 
 // LedgerdImpersonate implements ledgerd_impersonate: Lets transactions signed by an address pass without its valid signature (anvil's impersonateAccount).
 func (c *Client) LedgerdImpersonate(ctx context.Context, p *rpcapi.LedgerdImpersonateParams) (rpcapi.LedgerdImpersonateResult, error) {
 	var r rpcapi.LedgerdImpersonateResult
-	err := c.Call(ctx, "ledgerd_impersonate", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdImpersonate, p, &r)
 	return r, err
 }
 
 // LedgerdStopImpersonating implements ledgerd_stopImpersonating: Verifies an impersonated address's signatures again (anvil's stopImpersonatingAccount).
 func (c *Client) LedgerdStopImpersonating(ctx context.Context, p *rpcapi.LedgerdStopImpersonatingParams) (rpcapi.LedgerdStopImpersonatingResult, error) {
 	var r rpcapi.LedgerdStopImpersonatingResult
-	err := c.Call(ctx, "ledgerd_stopImpersonating", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdStopImpersonating, p, &r)
 	return r, err
 }
 
 // LedgerdSetSigVerify implements ledgerd_setSigVerify: Turns signature verification of transactions on or off.
 func (c *Client) LedgerdSetSigVerify(ctx context.Context, p *rpcapi.LedgerdSetSigVerifyParams) (rpcapi.LedgerdSetSigVerifyResult, error) {
 	var r rpcapi.LedgerdSetSigVerifyResult
-	err := c.Call(ctx, "ledgerd_setSigVerify", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdSetSigVerify, p, &r)
 	return r, err
 }
 
 // LedgerdSetBlockhashCheck implements ledgerd_setBlockhashCheck: Turns the recent-blockhash check of transactions on or off.
 func (c *Client) LedgerdSetBlockhashCheck(ctx context.Context, p *rpcapi.LedgerdSetBlockhashCheckParams) (rpcapi.LedgerdSetBlockhashCheckResult, error) {
 	var r rpcapi.LedgerdSetBlockhashCheckResult
-	err := c.Call(ctx, "ledgerd_setBlockhashCheck", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdSetBlockhashCheck, p, &r)
 	return r, err
 }
 
 // SurfnetSetProgramAuthority implements surfnet_setProgramAuthority: Sets or removes the upgrade authority of an upgradeable program.
 func (c *Client) SurfnetSetProgramAuthority(ctx context.Context, p *rpcapi.SurfnetSetProgramAuthorityParams) (rpcapi.SurfnetSetProgramAuthorityResult, error) {
 	var r rpcapi.SurfnetSetProgramAuthorityResult
-	err := c.Call(ctx, "surfnet_setProgramAuthority", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetSetProgramAuthority, p, &r)
 	return r, err
 }
 
 // SurfnetCloneProgramAccount implements surfnet_cloneProgramAccount: Copies an upgradeable program and its ProgramData to another address.
 func (c *Client) SurfnetCloneProgramAccount(ctx context.Context, p *rpcapi.SurfnetCloneProgramAccountParams) (rpcapi.SurfnetCloneProgramAccountResult, error) {
 	var r rpcapi.SurfnetCloneProgramAccountResult
-	err := c.Call(ctx, "surfnet_cloneProgramAccount", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetCloneProgramAccount, p, &r)
 	return r, err
 }
 
 // SurfnetWriteProgram implements surfnet_writeProgram: Writes a chunk of a program's ELF at an offset, past the transaction size limit.
 func (c *Client) SurfnetWriteProgram(ctx context.Context, p *rpcapi.SurfnetWriteProgramParams) (rpcapi.SurfnetWriteProgramResult, error) {
 	var r rpcapi.SurfnetWriteProgramResult
-	err := c.Call(ctx, "surfnet_writeProgram", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetWriteProgram, p, &r)
 	return r, err
 }
 
 // SurfnetSetSupply implements surfnet_setSupply: Sets what getSupply answers.
 func (c *Client) SurfnetSetSupply(ctx context.Context, p *rpcapi.SurfnetSetSupplyParams) (rpcapi.SurfnetSetSupplyResult, error) {
 	var r rpcapi.SurfnetSetSupplyResult
-	err := c.Call(ctx, "surfnet_setSupply", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetSetSupply, p, &r)
 	return r, err
 }
 
 // SurfnetResetNetwork implements surfnet_resetNetwork: Returns the chain to its start, the genesis and the start-up accounts.
 func (c *Client) SurfnetResetNetwork(ctx context.Context) (rpcapi.SurfnetResetNetworkResult, error) {
 	var r rpcapi.SurfnetResetNetworkResult
-	err := c.Call(ctx, "surfnet_resetNetwork", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetResetNetwork, nil, &r)
 	return r, err
 }
 
 // SurfnetExportSnapshot implements surfnet_exportSnapshot: Exports the accounts as a JSON map, surfpool's account snapshot.
 func (c *Client) SurfnetExportSnapshot(ctx context.Context, p *rpcapi.SurfnetExportSnapshotParams) (rpcapi.SurfnetExportSnapshotResult, error) {
 	var r rpcapi.SurfnetExportSnapshotResult
-	err := c.Call(ctx, "surfnet_exportSnapshot", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetExportSnapshot, p, &r)
 	return r, err
 }
 
 // SurfnetProfileTransaction implements surfnet_profileTransaction: Simulates a transaction and reports each instruction's account changes, compute units and logs.
 func (c *Client) SurfnetProfileTransaction(ctx context.Context, p *rpcapi.SurfnetProfileTransactionParams) (rpcapi.SurfnetProfileTransactionResult, error) {
 	var r rpcapi.SurfnetProfileTransactionResult
-	err := c.Call(ctx, "surfnet_profileTransaction", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetProfileTransaction, p, &r)
 	return r, err
 }
 
 // SurfnetGetProfileResultsByTag implements surfnet_getProfileResultsByTag: Returns the profiles made under a tag.
 func (c *Client) SurfnetGetProfileResultsByTag(ctx context.Context, p *rpcapi.SurfnetGetProfileResultsByTagParams) (rpcapi.SurfnetGetProfileResultsByTagResult, error) {
 	var r rpcapi.SurfnetGetProfileResultsByTagResult
-	err := c.Call(ctx, "surfnet_getProfileResultsByTag", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetGetProfileResultsByTag, p, &r)
 	return r, err
 }
 
 // SurfnetGetTransactionProfile implements surfnet_getTransactionProfile: Returns a profile by its uuid.
 func (c *Client) SurfnetGetTransactionProfile(ctx context.Context, p *rpcapi.SurfnetGetTransactionProfileParams) (rpcapi.SurfnetGetTransactionProfileResult, error) {
 	var r rpcapi.SurfnetGetTransactionProfileResult
-	err := c.Call(ctx, "surfnet_getTransactionProfile", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetGetTransactionProfile, p, &r)
 	return r, err
 }
 
 // LedgerdDumpState implements ledgerd_dumpState: Writes the whole chain to a directory a node can start from (anvil's anvil_dumpState).
 func (c *Client) LedgerdDumpState(ctx context.Context, p *rpcapi.LedgerdDumpStateParams) (rpcapi.LedgerdDumpStateResult, error) {
 	var r rpcapi.LedgerdDumpStateResult
-	err := c.Call(ctx, "ledgerd_dumpState", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdDumpState, p, &r)
 	return r, err
 }
 
 // SurfnetOfflineAccount implements surfnet_offlineAccount: Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster.
 func (c *Client) SurfnetOfflineAccount(ctx context.Context, p *rpcapi.SurfnetOfflineAccountParams) (rpcapi.SurfnetOfflineAccountResult, error) {
 	var r rpcapi.SurfnetOfflineAccountResult
-	err := c.Call(ctx, "surfnet_offlineAccount", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSurfnetOfflineAccount, p, &r)
 	return r, err
 }
 
 // GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 func (c *Client) GetEpochInfo(ctx context.Context, p *rpcapi.GetEpochInfoParams) (rpcapi.GetEpochInfoResult, error) {
 	var r rpcapi.GetEpochInfoResult
-	err := c.Call(ctx, "getEpochInfo", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetEpochInfo, p, &r)
 	return r, err
 }
 
 // GetEpochSchedule implements getEpochSchedule: Returns the epoch schedule of the cluster.
 func (c *Client) GetEpochSchedule(ctx context.Context) (rpcapi.GetEpochScheduleResult, error) {
 	var r rpcapi.GetEpochScheduleResult
-	err := c.Call(ctx, "getEpochSchedule", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetEpochSchedule, nil, &r)
 	return r, err
 }
 
 // GetInflationGovernor implements getInflationGovernor: Returns the inflation governor parameters.
 func (c *Client) GetInflationGovernor(ctx context.Context, p *rpcapi.GetInflationGovernorParams) (rpcapi.GetInflationGovernorResult, error) {
 	var r rpcapi.GetInflationGovernorResult
-	err := c.Call(ctx, "getInflationGovernor", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetInflationGovernor, p, &r)
 	return r, err
 }
 
 // GetInflationRate implements getInflationRate: Returns the inflation rates of the current epoch.
 func (c *Client) GetInflationRate(ctx context.Context) (rpcapi.GetInflationRateResult, error) {
 	var r rpcapi.GetInflationRateResult
-	err := c.Call(ctx, "getInflationRate", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetInflationRate, nil, &r)
 	return r, err
 }
 
 // GetInflationReward implements getInflationReward: Returns the inflation rewards a list of addresses received for an epoch.
 func (c *Client) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationRewardParams) (rpcapi.GetInflationRewardResult, error) {
 	var r rpcapi.GetInflationRewardResult
-	err := c.Call(ctx, "getInflationReward", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetInflationReward, p, &r)
 	return r, err
 }
 
 // GetClusterNodes implements getClusterNodes: Returns the nodes participating in the cluster.
 func (c *Client) GetClusterNodes(ctx context.Context) (rpcapi.GetClusterNodesResult, error) {
 	var r rpcapi.GetClusterNodesResult
-	err := c.Call(ctx, "getClusterNodes", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetClusterNodes, nil, &r)
 	return r, err
 }
 
@@ -337,7 +337,7 @@ Deprecated: use getBlock.
 */
 func (c *Client) GetConfirmedBlock(ctx context.Context, p *rpcapi.GetConfirmedBlockParams) (rpcapi.GetConfirmedBlockResult, error) {
 	var r rpcapi.GetConfirmedBlockResult
-	err := c.Call(ctx, "getConfirmedBlock", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetConfirmedBlock, p, &r)
 	return r, err
 }
 
@@ -348,7 +348,7 @@ Deprecated: use getBlocks.
 */
 func (c *Client) GetConfirmedBlocks(ctx context.Context, p *rpcapi.GetConfirmedBlocksParams) (rpcapi.GetConfirmedBlocksResult, error) {
 	var r rpcapi.GetConfirmedBlocksResult
-	err := c.Call(ctx, "getConfirmedBlocks", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetConfirmedBlocks, p, &r)
 	return r, err
 }
 
@@ -359,7 +359,7 @@ Deprecated: use getBlocksWithLimit.
 */
 func (c *Client) GetConfirmedBlocksWithLimit(ctx context.Context, p *rpcapi.GetConfirmedBlocksWithLimitParams) (rpcapi.GetConfirmedBlocksWithLimitResult, error) {
 	var r rpcapi.GetConfirmedBlocksWithLimitResult
-	err := c.Call(ctx, "getConfirmedBlocksWithLimit", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetConfirmedBlocksWithLimit, p, &r)
 	return r, err
 }
 
@@ -370,7 +370,7 @@ Deprecated: use getSignaturesForAddress.
 */
 func (c *Client) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcapi.GetConfirmedSignaturesForAddress2Params) (rpcapi.GetConfirmedSignaturesForAddress2Result, error) {
 	var r rpcapi.GetConfirmedSignaturesForAddress2Result
-	err := c.Call(ctx, "getConfirmedSignaturesForAddress2", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetConfirmedSignaturesForAddress2, p, &r)
 	return r, err
 }
 
@@ -381,7 +381,7 @@ Deprecated: use getTransaction.
 */
 func (c *Client) GetConfirmedTransaction(ctx context.Context, p *rpcapi.GetConfirmedTransactionParams) (rpcapi.GetConfirmedTransactionResult, error) {
 	var r rpcapi.GetConfirmedTransactionResult
-	err := c.Call(ctx, "getConfirmedTransaction", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetConfirmedTransaction, p, &r)
 	return r, err
 }
 
@@ -392,7 +392,7 @@ Deprecated: use isBlockhashValid.
 */
 func (c *Client) GetFeeCalculatorForBlockhash(ctx context.Context, p *rpcapi.GetFeeCalculatorForBlockhashParams) (rpcapi.GetFeeCalculatorForBlockhashResult, error) {
 	var r rpcapi.GetFeeCalculatorForBlockhashResult
-	err := c.Call(ctx, "getFeeCalculatorForBlockhash", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetFeeCalculatorForBlockhash, p, &r)
 	return r, err
 }
 
@@ -403,7 +403,7 @@ Deprecated: use no replacement is named.
 */
 func (c *Client) GetFeeRateGovernor(ctx context.Context) (rpcapi.GetFeeRateGovernorResult, error) {
 	var r rpcapi.GetFeeRateGovernorResult
-	err := c.Call(ctx, "getFeeRateGovernor", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetFeeRateGovernor, nil, &r)
 	return r, err
 }
 
@@ -414,7 +414,7 @@ Deprecated: use getFeeForMessage.
 */
 func (c *Client) GetFees(ctx context.Context, p *rpcapi.GetFeesParams) (rpcapi.GetFeesResult, error) {
 	var r rpcapi.GetFeesResult
-	err := c.Call(ctx, "getFees", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetFees, p, &r)
 	return r, err
 }
 
@@ -425,7 +425,7 @@ Deprecated: use getLatestBlockhash.
 */
 func (c *Client) GetRecentBlockhash(ctx context.Context, p *rpcapi.GetRecentBlockhashParams) (rpcapi.GetRecentBlockhashResult, error) {
 	var r rpcapi.GetRecentBlockhashResult
-	err := c.Call(ctx, "getRecentBlockhash", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetRecentBlockhash, p, &r)
 	return r, err
 }
 
@@ -436,194 +436,194 @@ Deprecated: use getHighestSnapshotSlot.
 */
 func (c *Client) GetSnapshotSlot(ctx context.Context) (rpcapi.GetSnapshotSlotResult, error) {
 	var r rpcapi.GetSnapshotSlotResult
-	err := c.Call(ctx, "getSnapshotSlot", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetSnapshotSlot, nil, &r)
 	return r, err
 }
 
 // GetLatestBlockhash implements getLatestBlockhash: Returns the latest blockhash and the last block height at which it is valid.
 func (c *Client) GetLatestBlockhash(ctx context.Context, p *rpcapi.GetLatestBlockhashParams) (rpcapi.GetLatestBlockhashResult, error) {
 	var r rpcapi.GetLatestBlockhashResult
-	err := c.Call(ctx, "getLatestBlockhash", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetLatestBlockhash, p, &r)
 	return r, err
 }
 
 // IsBlockhashValid implements isBlockhashValid: Returns whether a blockhash is still valid for new transactions.
 func (c *Client) IsBlockhashValid(ctx context.Context, p *rpcapi.IsBlockhashValidParams) (rpcapi.IsBlockhashValidResult, error) {
 	var r rpcapi.IsBlockhashValidResult
-	err := c.Call(ctx, "isBlockhashValid", p, &r)
+	err := c.Call(ctx, rpcapi.MethodIsBlockhashValid, p, &r)
 	return r, err
 }
 
 // GetFeeForMessage implements getFeeForMessage: Returns the fee the network would charge for a message.
 func (c *Client) GetFeeForMessage(ctx context.Context, p *rpcapi.GetFeeForMessageParams) (rpcapi.GetFeeForMessageResult, error) {
 	var r rpcapi.GetFeeForMessageResult
-	err := c.Call(ctx, "getFeeForMessage", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetFeeForMessage, p, &r)
 	return r, err
 }
 
 // GetRecentPrioritizationFees implements getRecentPrioritizationFees: Returns the prioritization fees paid in recent blocks.
 func (c *Client) GetRecentPrioritizationFees(ctx context.Context, p *rpcapi.GetRecentPrioritizationFeesParams) (rpcapi.GetRecentPrioritizationFeesResult, error) {
 	var r rpcapi.GetRecentPrioritizationFeesResult
-	err := c.Call(ctx, "getRecentPrioritizationFees", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetRecentPrioritizationFees, p, &r)
 	return r, err
 }
 
 // GetGenesisHash implements getGenesisHash: Returns the genesis hash of the cluster.
 func (c *Client) GetGenesisHash(ctx context.Context) (rpcapi.GetGenesisHashResult, error) {
 	var r rpcapi.GetGenesisHashResult
-	err := c.Call(ctx, "getGenesisHash", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetGenesisHash, nil, &r)
 	return r, err
 }
 
 // GetIdentity implements getIdentity: Returns the identity pubkey of this node.
 func (c *Client) GetIdentity(ctx context.Context) (rpcapi.GetIdentityResult, error) {
 	var r rpcapi.GetIdentityResult
-	err := c.Call(ctx, "getIdentity", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetIdentity, nil, &r)
 	return r, err
 }
 
 // GetVersion implements getVersion: Returns the software version and feature set of the node.
 func (c *Client) GetVersion(ctx context.Context) (rpcapi.GetVersionResult, error) {
 	var r rpcapi.GetVersionResult
-	err := c.Call(ctx, "getVersion", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetVersion, nil, &r)
 	return r, err
 }
 
 // GetHealth implements getHealth: Returns the health of the node.
 func (c *Client) GetHealth(ctx context.Context) (rpcapi.GetHealthResult, error) {
 	var r rpcapi.GetHealthResult
-	err := c.Call(ctx, "getHealth", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetHealth, nil, &r)
 	return r, err
 }
 
 // GetHighestSnapshotSlot implements getHighestSnapshotSlot: Returns the slots of the newest full and incremental snapshots.
 func (c *Client) GetHighestSnapshotSlot(ctx context.Context) (rpcapi.GetHighestSnapshotSlotResult, error) {
 	var r rpcapi.GetHighestSnapshotSlotResult
-	err := c.Call(ctx, "getHighestSnapshotSlot", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetHighestSnapshotSlot, nil, &r)
 	return r, err
 }
 
 // LedgerdGetGenesis implements ledgerd_getGenesis: Returns the chain's genesis configuration, for a node that follows this one.
 func (c *Client) LedgerdGetGenesis(ctx context.Context) (rpcapi.LedgerdGetGenesisResult, error) {
 	var r rpcapi.LedgerdGetGenesisResult
-	err := c.Call(ctx, "ledgerd_getGenesis", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdGetGenesis, nil, &r)
 	return r, err
 }
 
 // LedgerdGetBlockRecords implements ledgerd_getBlockRecords: Returns consecutive confirmed blocks as the node stores them, for a node that follows this one.
 func (c *Client) LedgerdGetBlockRecords(ctx context.Context, p *rpcapi.LedgerdGetBlockRecordsParams) (rpcapi.LedgerdGetBlockRecordsResult, error) {
 	var r rpcapi.LedgerdGetBlockRecordsResult
-	err := c.Call(ctx, "ledgerd_getBlockRecords", p, &r)
+	err := c.Call(ctx, rpcapi.MethodLedgerdGetBlockRecords, p, &r)
 	return r, err
 }
 
 // GetSlot implements getSlot: Returns the slot of the bank at the given commitment.
 func (c *Client) GetSlot(ctx context.Context, p *rpcapi.GetSlotParams) (rpcapi.GetSlotResult, error) {
 	var r rpcapi.GetSlotResult
-	err := c.Call(ctx, "getSlot", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetSlot, p, &r)
 	return r, err
 }
 
 // GetSlotLeader implements getSlotLeader: Returns the identity of the leader of the current slot.
 func (c *Client) GetSlotLeader(ctx context.Context, p *rpcapi.GetSlotLeaderParams) (rpcapi.GetSlotLeaderResult, error) {
 	var r rpcapi.GetSlotLeaderResult
-	err := c.Call(ctx, "getSlotLeader", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetSlotLeader, p, &r)
 	return r, err
 }
 
 // GetSlotLeaders implements getSlotLeaders: Returns the scheduled leaders of a run of consecutive slots.
 func (c *Client) GetSlotLeaders(ctx context.Context, p *rpcapi.GetSlotLeadersParams) (rpcapi.GetSlotLeadersResult, error) {
 	var r rpcapi.GetSlotLeadersResult
-	err := c.Call(ctx, "getSlotLeaders", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetSlotLeaders, p, &r)
 	return r, err
 }
 
 // GetLeaderSchedule implements getLeaderSchedule: Returns the leader schedule of an epoch.
 func (c *Client) GetLeaderSchedule(ctx context.Context, p *rpcapi.GetLeaderScheduleParams) (rpcapi.GetLeaderScheduleResult, error) {
 	var r rpcapi.GetLeaderScheduleResult
-	err := c.Call(ctx, "getLeaderSchedule", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetLeaderSchedule, p, &r)
 	return r, err
 }
 
 // GetMaxRetransmitSlot implements getMaxRetransmitSlot: Returns the highest slot seen by the retransmit stage.
 func (c *Client) GetMaxRetransmitSlot(ctx context.Context) (rpcapi.GetMaxRetransmitSlotResult, error) {
 	var r rpcapi.GetMaxRetransmitSlotResult
-	err := c.Call(ctx, "getMaxRetransmitSlot", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetMaxRetransmitSlot, nil, &r)
 	return r, err
 }
 
 // GetMaxShredInsertSlot implements getMaxShredInsertSlot: Returns the highest slot seen after shred insertion.
 func (c *Client) GetMaxShredInsertSlot(ctx context.Context) (rpcapi.GetMaxShredInsertSlotResult, error) {
 	var r rpcapi.GetMaxShredInsertSlotResult
-	err := c.Call(ctx, "getMaxShredInsertSlot", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetMaxShredInsertSlot, nil, &r)
 	return r, err
 }
 
 // GetRecentPerformanceSamples implements getRecentPerformanceSamples: Returns recent performance samples, newest first.
 func (c *Client) GetRecentPerformanceSamples(ctx context.Context, p *rpcapi.GetRecentPerformanceSamplesParams) (rpcapi.GetRecentPerformanceSamplesResult, error) {
 	var r rpcapi.GetRecentPerformanceSamplesResult
-	err := c.Call(ctx, "getRecentPerformanceSamples", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetRecentPerformanceSamples, p, &r)
 	return r, err
 }
 
 // GetBlockCommitment implements getBlockCommitment: Returns the stake that has voted on a block, by lockout depth.
 func (c *Client) GetBlockCommitment(ctx context.Context, p *rpcapi.GetBlockCommitmentParams) (rpcapi.GetBlockCommitmentResult, error) {
 	var r rpcapi.GetBlockCommitmentResult
-	err := c.Call(ctx, "getBlockCommitment", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBlockCommitment, p, &r)
 	return r, err
 }
 
 // GetBlockProduction implements getBlockProduction: Returns leader slots and produced blocks per validator over a slot range.
 func (c *Client) GetBlockProduction(ctx context.Context, p *rpcapi.GetBlockProductionParams) (rpcapi.GetBlockProductionResult, error) {
 	var r rpcapi.GetBlockProductionResult
-	err := c.Call(ctx, "getBlockProduction", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetBlockProduction, p, &r)
 	return r, err
 }
 
 // GetStakeActivation implements getStakeActivation: Returns the activation state of a stake account.
 func (c *Client) GetStakeActivation(ctx context.Context, p *rpcapi.GetStakeActivationParams) (rpcapi.GetStakeActivationResult, error) {
 	var r rpcapi.GetStakeActivationResult
-	err := c.Call(ctx, "getStakeActivation", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetStakeActivation, p, &r)
 	return r, err
 }
 
 // GetStakeMinimumDelegation implements getStakeMinimumDelegation: Returns the minimum amount of lamports a stake account may delegate.
 func (c *Client) GetStakeMinimumDelegation(ctx context.Context, p *rpcapi.GetStakeMinimumDelegationParams) (rpcapi.GetStakeMinimumDelegationResult, error) {
 	var r rpcapi.GetStakeMinimumDelegationResult
-	err := c.Call(ctx, "getStakeMinimumDelegation", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetStakeMinimumDelegation, p, &r)
 	return r, err
 }
 
 // GetVoteAccounts implements getVoteAccounts: Returns the vote accounts of the current bank and their stake.
 func (c *Client) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsParams) (rpcapi.GetVoteAccountsResult, error) {
 	var r rpcapi.GetVoteAccountsResult
-	err := c.Call(ctx, "getVoteAccounts", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetVoteAccounts, p, &r)
 	return r, err
 }
 
 // AccountSubscribe implements accountSubscribe: Subscribes to changes of one account's lamports or data.
 func (c *WSClient) AccountSubscribe(ctx context.Context, p *rpcapi.AccountSubscribeParams) (*Subscription[rpcapi.AccountSubscribeNotification], error) {
-	return subscribe[rpcapi.AccountSubscribeNotification](ctx, c, "accountSubscribe", "accountUnsubscribe", p)
+	return subscribe[rpcapi.AccountSubscribeNotification](ctx, c, rpcapi.MethodAccountSubscribe, rpcapi.MethodAccountUnsubscribe, p)
 }
 
 // LogsSubscribe implements logsSubscribe: Subscribes to the logs of processed transactions.
 func (c *WSClient) LogsSubscribe(ctx context.Context, p *rpcapi.LogsSubscribeParams) (*Subscription[rpcapi.LogsSubscribeNotification], error) {
-	return subscribe[rpcapi.LogsSubscribeNotification](ctx, c, "logsSubscribe", "logsUnsubscribe", p)
+	return subscribe[rpcapi.LogsSubscribeNotification](ctx, c, rpcapi.MethodLogsSubscribe, rpcapi.MethodLogsUnsubscribe, p)
 }
 
 // ProgramSubscribe implements programSubscribe: Subscribes to changes of the accounts owned by a program.
 func (c *WSClient) ProgramSubscribe(ctx context.Context, p *rpcapi.ProgramSubscribeParams) (*Subscription[rpcapi.ProgramSubscribeNotification], error) {
-	return subscribe[rpcapi.ProgramSubscribeNotification](ctx, c, "programSubscribe", "programUnsubscribe", p)
+	return subscribe[rpcapi.ProgramSubscribeNotification](ctx, c, rpcapi.MethodProgramSubscribe, rpcapi.MethodProgramUnsubscribe, p)
 }
 
 // SignatureSubscribe implements signatureSubscribe: Subscribes to the outcome of one transaction, identified by its signature.
 func (c *WSClient) SignatureSubscribe(ctx context.Context, p *rpcapi.SignatureSubscribeParams) (*Subscription[rpcapi.SignatureSubscribeNotification], error) {
-	return subscribe[rpcapi.SignatureSubscribeNotification](ctx, c, "signatureSubscribe", "signatureUnsubscribe", p)
+	return subscribe[rpcapi.SignatureSubscribeNotification](ctx, c, rpcapi.MethodSignatureSubscribe, rpcapi.MethodSignatureUnsubscribe, p)
 }
 
 // SlotSubscribe implements slotSubscribe: Subscribes to the creation of new banks (slots being processed).
 func (c *WSClient) SlotSubscribe(ctx context.Context) (*Subscription[rpcapi.SlotSubscribeNotification], error) {
-	return subscribe[rpcapi.SlotSubscribeNotification](ctx, c, "slotSubscribe", "slotUnsubscribe", nil)
+	return subscribe[rpcapi.SlotSubscribeNotification](ctx, c, rpcapi.MethodSlotSubscribe, rpcapi.MethodSlotUnsubscribe, nil)
 }
 
 /*
@@ -632,7 +632,7 @@ BlockSubscribe implements blockSubscribe: Subscribes to whole blocks as they bec
 Unstable: this method may change in a patch release.
 */
 func (c *WSClient) BlockSubscribe(ctx context.Context, p *rpcapi.BlockSubscribeParams) (*Subscription[rpcapi.BlockSubscribeNotification], error) {
-	return subscribe[rpcapi.BlockSubscribeNotification](ctx, c, "blockSubscribe", "blockUnsubscribe", p)
+	return subscribe[rpcapi.BlockSubscribeNotification](ctx, c, rpcapi.MethodBlockSubscribe, rpcapi.MethodBlockUnsubscribe, p)
 }
 
 /*
@@ -641,7 +641,7 @@ SlotsUpdatesSubscribe implements slotsUpdatesSubscribe: Subscribes to detailed p
 Unstable: this method may change in a patch release.
 */
 func (c *WSClient) SlotsUpdatesSubscribe(ctx context.Context) (*Subscription[rpcapi.SlotsUpdatesSubscribeNotification], error) {
-	return subscribe[rpcapi.SlotsUpdatesSubscribeNotification](ctx, c, "slotsUpdatesSubscribe", "slotsUpdatesUnsubscribe", nil)
+	return subscribe[rpcapi.SlotsUpdatesSubscribeNotification](ctx, c, rpcapi.MethodSlotsUpdatesSubscribe, rpcapi.MethodSlotsUpdatesUnsubscribe, nil)
 }
 
 /*
@@ -650,87 +650,87 @@ VoteSubscribe implements voteSubscribe: Subscribes to votes observed in gossip.
 Unstable: this method may change in a patch release.
 */
 func (c *WSClient) VoteSubscribe(ctx context.Context) (*Subscription[rpcapi.VoteSubscribeNotification], error) {
-	return subscribe[rpcapi.VoteSubscribeNotification](ctx, c, "voteSubscribe", "voteUnsubscribe", nil)
+	return subscribe[rpcapi.VoteSubscribeNotification](ctx, c, rpcapi.MethodVoteSubscribe, rpcapi.MethodVoteUnsubscribe, nil)
 }
 
 // RootSubscribe implements rootSubscribe: Subscribes to new root slots.
 func (c *WSClient) RootSubscribe(ctx context.Context) (*Subscription[rpcapi.RootSubscribeNotification], error) {
-	return subscribe[rpcapi.RootSubscribeNotification](ctx, c, "rootSubscribe", "rootUnsubscribe", nil)
+	return subscribe[rpcapi.RootSubscribeNotification](ctx, c, rpcapi.MethodRootSubscribe, rpcapi.MethodRootUnsubscribe, nil)
 }
 
 // GetTokenAccountBalance implements getTokenAccountBalance: Returns the token balance of an SPL Token or Token-2022 account.
 func (c *Client) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenAccountBalanceParams) (rpcapi.GetTokenAccountBalanceResult, error) {
 	var r rpcapi.GetTokenAccountBalanceResult
-	err := c.Call(ctx, "getTokenAccountBalance", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetTokenAccountBalance, p, &r)
 	return r, err
 }
 
 // GetTokenSupply implements getTokenSupply: Returns the total supply of an SPL Token or Token-2022 mint.
 func (c *Client) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyParams) (rpcapi.GetTokenSupplyResult, error) {
 	var r rpcapi.GetTokenSupplyResult
-	err := c.Call(ctx, "getTokenSupply", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetTokenSupply, p, &r)
 	return r, err
 }
 
 // GetTokenLargestAccounts implements getTokenLargestAccounts: Returns the 20 largest token accounts of an SPL Token or Token-2022 mint.
 func (c *Client) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetTokenLargestAccountsParams) (rpcapi.GetTokenLargestAccountsResult, error) {
 	var r rpcapi.GetTokenLargestAccountsResult
-	err := c.Call(ctx, "getTokenLargestAccounts", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetTokenLargestAccounts, p, &r)
 	return r, err
 }
 
 // GetTokenAccountsByOwner implements getTokenAccountsByOwner: Returns all SPL Token and Token-2022 accounts owned by the given token owner.
 func (c *Client) GetTokenAccountsByOwner(ctx context.Context, p *rpcapi.GetTokenAccountsByOwnerParams) (rpcapi.GetTokenAccountsByOwnerResult, error) {
 	var r rpcapi.GetTokenAccountsByOwnerResult
-	err := c.Call(ctx, "getTokenAccountsByOwner", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetTokenAccountsByOwner, p, &r)
 	return r, err
 }
 
 // GetTokenAccountsByDelegate implements getTokenAccountsByDelegate: Returns all SPL Token and Token-2022 accounts with the given approved delegate.
 func (c *Client) GetTokenAccountsByDelegate(ctx context.Context, p *rpcapi.GetTokenAccountsByDelegateParams) (rpcapi.GetTokenAccountsByDelegateResult, error) {
 	var r rpcapi.GetTokenAccountsByDelegateResult
-	err := c.Call(ctx, "getTokenAccountsByDelegate", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetTokenAccountsByDelegate, p, &r)
 	return r, err
 }
 
 // GetTransaction implements getTransaction: Returns a confirmed transaction, with its status metadata, by its signature.
 func (c *Client) GetTransaction(ctx context.Context, p *rpcapi.GetTransactionParams) (rpcapi.GetTransactionResult, error) {
 	var r rpcapi.GetTransactionResult
-	err := c.Call(ctx, "getTransaction", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetTransaction, p, &r)
 	return r, err
 }
 
 // GetTransactionCount implements getTransactionCount: Returns the number of transactions processed since genesis.
 func (c *Client) GetTransactionCount(ctx context.Context, p *rpcapi.GetTransactionCountParams) (rpcapi.GetTransactionCountResult, error) {
 	var r rpcapi.GetTransactionCountResult
-	err := c.Call(ctx, "getTransactionCount", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetTransactionCount, p, &r)
 	return r, err
 }
 
 // GetSignaturesForAddress implements getSignaturesForAddress: Returns the signatures of confirmed transactions that include the given address, newest first.
 func (c *Client) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSignaturesForAddressParams) (rpcapi.GetSignaturesForAddressResult, error) {
 	var r rpcapi.GetSignaturesForAddressResult
-	err := c.Call(ctx, "getSignaturesForAddress", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetSignaturesForAddress, p, &r)
 	return r, err
 }
 
 // GetSignatureStatuses implements getSignatureStatuses: Returns the statuses of a list of transaction signatures.
 func (c *Client) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatureStatusesParams) (rpcapi.GetSignatureStatusesResult, error) {
 	var r rpcapi.GetSignatureStatusesResult
-	err := c.Call(ctx, "getSignatureStatuses", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetSignatureStatuses, p, &r)
 	return r, err
 }
 
 // SendTransaction implements sendTransaction: Submits a signed transaction to the cluster for processing.
 func (c *Client) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionParams) (rpcapi.SendTransactionResult, error) {
 	var r rpcapi.SendTransactionResult
-	err := c.Call(ctx, "sendTransaction", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSendTransaction, p, &r)
 	return r, err
 }
 
 // SimulateTransaction implements simulateTransaction: Simulates executing a transaction without submitting it.
 func (c *Client) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTransactionParams) (rpcapi.SimulateTransactionResult, error) {
 	var r rpcapi.SimulateTransactionResult
-	err := c.Call(ctx, "simulateTransaction", p, &r)
+	err := c.Call(ctx, rpcapi.MethodSimulateTransaction, p, &r)
 	return r, err
 }

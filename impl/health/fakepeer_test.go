@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"ledgerd/generated/rpcapi"
 )
 
 // fakePeer is a JSON-RPC endpoint answering what the monitor asks: getIdentity, getSlot, getVersion and
@@ -53,19 +55,19 @@ func (p *fakePeer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	var result string
 	switch req.Method {
-	case "getIdentity":
+	case rpcapi.MethodGetIdentity:
 		result = fmt.Sprintf(`{"identity":%q}`, p.identity)
-	case "getSlot":
+	case rpcapi.MethodGetSlot:
 		var cfg struct{ Commitment string }
 		if len(req.Params) > 0 {
 			json.Unmarshal(req.Params[0], &cfg)
 		}
 		p.commitments = append(p.commitments, cfg.Commitment)
 		result = fmt.Sprint(p.slot)
-	case "getVersion":
+	case rpcapi.MethodGetVersion:
 		// The reference answers without node-core.
 		result = `{"solana-core":"2.2.1","feature-set":123456789}`
-	case "getGenesisHash":
+	case rpcapi.MethodGetGenesisHash:
 		result = `"11111111111111111111111111111111"` // 32 zero bytes
 	default:
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found"},"id":%s}`, req.ID)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/jsonrpc"
 	"ledgerd/impl/ledger"
 )
@@ -27,10 +28,10 @@ func openLedger(t testing.TB) *ledger.Ledger {
 // the schema's methods.
 func TestUnknownMethodsShareOneLabel(t *testing.T) {
 	m := New(Config{Ledger: openLedger(t)})
-	for _, name := range []string{"getBalance", "getbalance", "nope", "", strings.Repeat("x", 1000), "getBalance"} {
+	for _, name := range []string{rpcapi.MethodGetBalance, "getbalance", "nope", "", strings.Repeat("x", 1000), rpcapi.MethodGetBalance} {
 		m.ObserveCall(name, false, jsonrpc.CodeMethodNotFound, time.Millisecond)
 	}
-	m.ObserveCall("slotSubscribe", true, 0, time.Millisecond)
+	m.ObserveCall(rpcapi.MethodSlotSubscribe, true, 0, time.Millisecond)
 	m.ObserveCall("rpc.discover", false, 0, time.Millisecond)
 	if n := testutil.CollectAndCount(m.requests); n != 4 {
 		t.Errorf("%d request series, want 4 (getBalance, unknown, slotSubscribe, rpc.discover)", n)
@@ -39,9 +40,9 @@ func TestUnknownMethodsShareOneLabel(t *testing.T) {
 		transport, method, code string
 		want                    float64
 	}{
-		{"http", "getBalance", "-32601", 2},
+		{"http", rpcapi.MethodGetBalance, "-32601", 2},
 		{"http", Unknown, "-32601", 4},
-		{"websocket", "slotSubscribe", "0", 1},
+		{"websocket", rpcapi.MethodSlotSubscribe, "0", 1},
 		{"http", "rpc.discover", "0", 1},
 	} {
 		if got := testutil.ToFloat64(m.requests.WithLabelValues(c.transport, c.method, c.code)); got != c.want {
@@ -66,6 +67,6 @@ func BenchmarkObserveCall(b *testing.B) {
 	m := New(Config{Ledger: openLedger(b)})
 	b.ReportAllocs()
 	for b.Loop() {
-		m.ObserveCall("getBalance", false, 0, 300*time.Microsecond)
+		m.ObserveCall(rpcapi.MethodGetBalance, false, 0, 300*time.Microsecond)
 	}
 }

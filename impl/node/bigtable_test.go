@@ -15,6 +15,7 @@ import (
 
 	"cloud.google.com/go/bigtable/bttest"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/bigtable"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
@@ -140,13 +141,13 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 		params []any
 	}
 	queries := []q{
-		{"getBlocks", []any{0, 5}}, {"getBlocksWithLimit", []any{1, 5}},
-		{"getSignaturesForAddress", []any{alice.PublicKey().String()}},
-		{"getSignaturesForAddress", []any{alice.PublicKey().String(), map[string]any{"before": sigs[2], "limit": 1}}},
-		{"getSignatureStatuses", []any{sigs, map[string]any{"searchTransactionHistory": true}}},
+		{rpcapi.MethodGetBlocks, []any{0, 5}}, {rpcapi.MethodGetBlocksWithLimit, []any{1, 5}},
+		{rpcapi.MethodGetSignaturesForAddress, []any{alice.PublicKey().String()}},
+		{rpcapi.MethodGetSignaturesForAddress, []any{alice.PublicKey().String(), map[string]any{"before": sigs[2], "limit": 1}}},
+		{rpcapi.MethodGetSignatureStatuses, []any{sigs, map[string]any{"searchTransactionHistory": true}}},
 	}
 	for s := 1; s <= 6; s++ {
-		queries = append(queries, q{"getBlockTime", []any{s}})
+		queries = append(queries, q{rpcapi.MethodGetBlockTime, []any{s}})
 		for _, cfg := range []map[string]any{
 			{"maxSupportedTransactionVersion": 0},
 			{"encoding": "base64", "maxSupportedTransactionVersion": 0},
@@ -154,12 +155,12 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 			{"transactionDetails": "signatures", "rewards": false},
 			{"transactionDetails": "accounts", "maxSupportedTransactionVersion": 0},
 		} {
-			queries = append(queries, q{"getBlock", []any{s, cfg}})
+			queries = append(queries, q{rpcapi.MethodGetBlock, []any{s, cfg}})
 		}
 	}
 	for _, sig := range sigs {
 		for _, enc := range []string{"json", "base64", "jsonParsed"} {
-			queries = append(queries, q{"getTransaction", []any{sig, map[string]any{"encoding": enc, "maxSupportedTransactionVersion": 0}}})
+			queries = append(queries, q{rpcapi.MethodGetTransaction, []any{sig, map[string]any{"encoding": enc, "maxSupportedTransactionVersion": 0}}})
 		}
 	}
 	local := make([]any, len(queries))
@@ -209,10 +210,10 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if res, _ := btCall(t, url, "minimumLedgerSlot"); string(res) == "0" {
+	if res, _ := btCall(t, url, rpcapi.MethodMinimumLedgerSlot); string(res) == "0" {
 		t.Fatal("minimumLedgerSlot did not move")
 	}
-	if res, _ := btCall(t, url, "getFirstAvailableBlock"); string(res) != "0" {
+	if res, _ := btCall(t, url, rpcapi.MethodGetFirstAvailableBlock); string(res) != "0" {
 		t.Errorf("getFirstAvailableBlock = %s, want 0 (Bigtable's first block)", res)
 	}
 	for i, qq := range queries {
@@ -225,7 +226,7 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 		if err := json.Unmarshal(res, &got); err != nil {
 			t.Fatal(err)
 		}
-		if qq.method == "getSignatureStatuses" {
+		if qq.method == rpcapi.MethodGetSignatureStatuses {
 			// The context slot moved on; the statuses are what is compared.
 			got, local[i] = got.(map[string]any)["value"], local[i].(map[string]any)["value"]
 		}
@@ -236,8 +237,8 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 
 	// Bigtable gone: reads that need it fail with the cause, never "not found" or "skipped".
 	stopBigtable()
-	for _, qq := range []q{{"getBlock", []any{3}}, {"getTransaction", []any{sigs[0]}}, {"getBlockTime", []any{3}},
-		{"getBlocks", []any{0, 8}}, {"getSignaturesForAddress", []any{alice.PublicKey().String()}}} {
+	for _, qq := range []q{{rpcapi.MethodGetBlock, []any{3}}, {rpcapi.MethodGetTransaction, []any{sigs[0]}}, {rpcapi.MethodGetBlockTime, []any{3}},
+		{rpcapi.MethodGetBlocks, []any{0, 8}}, {rpcapi.MethodGetSignaturesForAddress, []any{alice.PublicKey().String()}}} {
 		_, e := btCall(t, url, qq.method, qq.params...)
 		if e == nil || e.Code != -32603 || !strings.Contains(e.Message, "Bigtable") {
 			t.Errorf("%s with Bigtable down: %+v", qq.method, e)

@@ -32,7 +32,7 @@ func BenchmarkTransactionModeTPS(b *testing.B) {
 		b.Fatal(err)
 	}
 	var res rpcapi.RpcResponseNull
-	if err := c.Call(ctx, "surfnet_setAccount", []any{payer.PublicKey().String(), map[string]any{"lamports": uint64(1_000_000) * ledger.LamportsPerSOL}}, &res); err != nil {
+	if err := c.Call(ctx, rpcapi.MethodSurfnetSetAccount, []any{payer.PublicKey().String(), map[string]any{"lamports": uint64(1_000_000) * ledger.LamportsPerSOL}}, &res); err != nil {
 		b.Fatal(err)
 	}
 	to, _ := core.NewKeypair()
@@ -45,7 +45,7 @@ func BenchmarkTransactionModeTPS(b *testing.B) {
 					Blockhash string `json:"blockhash"`
 				} `json:"value"`
 			}
-			if err := c.Call(ctx, "getLatestBlockhash", []any{map[string]string{"commitment": "confirmed"}}, &bh); err != nil {
+			if err := c.Call(ctx, rpcapi.MethodGetLatestBlockhash, []any{map[string]string{"commitment": "confirmed"}}, &bh); err != nil {
 				b.Fatal(err)
 			}
 			if hash, err = core.ParseHash(bh.Value.Blockhash); err != nil {
@@ -54,7 +54,7 @@ func BenchmarkTransactionModeTPS(b *testing.B) {
 		}
 		tx := core.NewTransferTx(payer, to.PublicKey(), 1_000_000+uint64(i), hash)
 		var sig string
-		if err := c.Call(ctx, "sendTransaction", []any{base64.StdEncoding.EncodeToString(tx.Serialize()),
+		if err := c.Call(ctx, rpcapi.MethodSendTransaction, []any{base64.StdEncoding.EncodeToString(tx.Serialize()),
 			map[string]any{"encoding": "base64", "preflightCommitment": "processed"}}, &sig); err != nil {
 			b.Fatalf("transfer %d: %v", i, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/sbpf/sbpftest"
@@ -19,7 +20,7 @@ func invokeBody(t *testing.T, method string, payer core.Keypair, program core.Pu
 		t.Fatal(err)
 	}
 	cfg := `{"encoding":"base64","preflightCommitment":"processed"}`
-	if method == "simulateTransaction" {
+	if method == rpcapi.MethodSimulateTransaction {
 		cfg = `{"encoding":"base64","commitment":"processed"}`
 	}
 	return `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":["` + base64.StdEncoding.EncodeToString(tx.Serialize()) + `",` + cfg + `]}`
@@ -56,24 +57,24 @@ msg: .ascii "hi"
 		mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"surfnet_writeProgram","params":["`+program.String()+`","`+hexOf(elf[c[0]:c[1]])+`",`+itoa(uint64(c[0]))+`]}`)
 	}
 	hash := latestBlockhash(t, url)
-	if r := mustCall(t, url, invokeBody(t, "simulateTransaction", payer, program, hash)); !strings.Contains(string(r), "Program is not deployed") {
+	if r := mustCall(t, url, invokeBody(t, rpcapi.MethodSimulateTransaction, payer, program, hash)); !strings.Contains(string(r), "Program is not deployed") {
 		t.Fatalf("invoked in the slot it was written in: %s", r)
 	}
 	mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"ledgerd_advanceSlots","params":[1]}`)
 	hash = latestBlockhash(t, url)
-	r := mustCall(t, url, invokeBody(t, "simulateTransaction", payer, program, hash))
+	r := mustCall(t, url, invokeBody(t, rpcapi.MethodSimulateTransaction, payer, program, hash))
 	if !strings.Contains(string(r), `"err":null`) || !strings.Contains(string(r), "Program log: hi") {
 		t.Fatalf("invoked in the next slot: %s", r)
 	}
-	mustCall(t, url, invokeBody(t, "sendTransaction", payer, program, hash))
+	mustCall(t, url, invokeBody(t, rpcapi.MethodSendTransaction, payer, program, hash))
 
 	clone := core.MustParsePubkey(mustKey(t))
 	mustCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"surfnet_cloneProgramAccount","params":["`+program.String()+`","`+clone.String()+`"]}`)
-	r = mustCall(t, url, invokeBody(t, "simulateTransaction", payer, clone, hash))
+	r = mustCall(t, url, invokeBody(t, rpcapi.MethodSimulateTransaction, payer, clone, hash))
 	if !strings.Contains(string(r), `"err":null`) || !strings.Contains(string(r), "Program "+clone.String()+" invoke [1]") || !strings.Contains(string(r), "Program log: hi") {
 		t.Fatalf("the clone invoked: %s", r)
 	}
-	mustCall(t, url, invokeBody(t, "sendTransaction", payer, clone, hash))
+	mustCall(t, url, invokeBody(t, rpcapi.MethodSendTransaction, payer, clone, hash))
 
 	pd, _, _ := core.FindProgramAddress([][]byte{program[:]}, core.BPFLoaderUpgradeableProgramID)
 	auth := core.MustParsePubkey(mustKey(t))

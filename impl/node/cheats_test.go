@@ -252,7 +252,7 @@ func TestCheatsGating(t *testing.T) {
 		if !tc.served && (e == nil || e.Code != -32601 || !strings.Contains(e.Message, "--enable-cheats")) {
 			t.Errorf("bind %s enable %v: want -32601 naming --enable-cheats, got %+v", tc.bind, tc.enable, e)
 		}
-		for _, m := range []string{"ledgerd_snapshot", "surfnet_pauseClock"} {
+		for _, m := range []string{rpcapi.MethodLedgerdSnapshot, rpcapi.MethodSurfnetPauseClock} {
 			_, e := rawCall(t, url, `{"jsonrpc":"2.0","id":1,"method":"`+m+`","params":[]}`)
 			if tc.served != (e == nil) {
 				t.Errorf("bind %s enable %v: %s answered %+v", tc.bind, tc.enable, m, e)

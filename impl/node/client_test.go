@@ -32,7 +32,7 @@ func TestGeneratedClientRoundTrip(t *testing.T) {
 				Lamports: 5, Owner: "11111111111111111111111111111111", Data: rpcapi.AccountData{Binary: &data}, RentEpoch: 18446744073709551615,
 			}}
 			// The notification is queued behind the reply, on the same connection.
-			go conn.Notify("accountNotification", map[string]any{"result": note, "subscription": 42})
+			go conn.Notify(rpcapi.MethodAccountNotification, map[string]any{"result": note, "subscription": 42})
 			return 42, nil
 		},
 		AccountUnsubscribeFunc: func(ctx context.Context, p *rpcapi.AccountUnsubscribeParams) (rpcapi.AccountUnsubscribeResult, error) {
@@ -58,9 +58,9 @@ func TestGeneratedClientRoundTrip(t *testing.T) {
 	var good, bad rpcapi.GetBalanceResult
 	high := uint64(100)
 	calls := []*rpcclient.BatchCall{
-		{Method: "getBalance", Params: &rpcapi.GetBalanceParams{Pubkey: key}, Result: &good},
-		{Method: "getBalance", Params: &rpcapi.GetBalanceParams{Pubkey: key, Config: &rpcapi.ContextConfig{MinContextSlot: &high}}, Result: &bad},
-		{Method: "getSlot", Params: &rpcapi.GetSlotParams{}},
+		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: key}, Result: &good},
+		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: key, Config: &rpcapi.ContextConfig{MinContextSlot: &high}}, Result: &bad},
+		{Method: rpcapi.MethodGetSlot, Params: &rpcapi.GetSlotParams{}},
 	}
 	if err := c.Batch(ctx, calls); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestGeneratedClientRoundTrip(t *testing.T) {
 	if e, ok := rpcapi.AsError(calls[1].Err); !ok || e.Code != -32016 || e.Data.(map[string]any)["contextSlot"].(float64) != 7 {
 		t.Errorf("batch member 1: %#v", calls[1].Err)
 	}
-	if e, ok := rpcapi.AsError(calls[2].Err); !ok || e.Code != -32601 || !strings.Contains(e.Message, "getSlot") {
+	if e, ok := rpcapi.AsError(calls[2].Err); !ok || e.Code != -32601 || !strings.Contains(e.Message, rpcapi.MethodGetSlot) {
 		t.Errorf("batch member 2: %v", calls[2].Err)
 	}
 

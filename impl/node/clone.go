@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 )
@@ -248,7 +249,7 @@ func (c *cloner) getMultipleAccounts(ctx context.Context, keys []core.Pubkey) ([
 	var result struct {
 		Value []*rpcAccount `json:"value"`
 	}
-	if err := call(ctx, &c.o, "getMultipleAccounts", []any{addrs, map[string]string{"encoding": "base64"}}, &result); err != nil {
+	if err := call(ctx, &c.o, rpcapi.MethodGetMultipleAccounts, []any{addrs, map[string]string{"encoding": "base64"}}, &result); err != nil {
 		return nil, err
 	}
 	return genesisAccounts(keys, result.Value)
@@ -286,7 +287,7 @@ func ClusterSlot(ctx context.Context, url string) (uint64, error) {
 	o := CloneOptions{URL: url}
 	o.defaults()
 	var slot uint64
-	err := call(ctx, &o, "getSlot", []any{}, &slot)
+	err := call(ctx, &o, rpcapi.MethodGetSlot, []any{}, &slot)
 	return slot, err
 }
 

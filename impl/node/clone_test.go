@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 )
 
@@ -43,7 +44,7 @@ func (f *fakeCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.fail != nil && f.fail(n, w) {
 		return
 	}
-	if req.Method == "getSlot" {
+	if req.Method == rpcapi.MethodGetSlot {
 		fmt.Fprint(w, `{"jsonrpc":"2.0","result":4242,"id":1}`)
 		return
 	}
@@ -236,7 +237,7 @@ func FuzzCloneReply(f *testing.F) {
 		var result struct {
 			Value []*rpcAccount `json:"value"`
 		}
-		if decodeReply("getMultipleAccounts", raw, &result) != nil {
+		if decodeReply(rpcapi.MethodGetMultipleAccounts, raw, &result) != nil {
 			return
 		}
 		got, err := genesisAccounts(keys, result.Value)

@@ -131,7 +131,7 @@ func TestNoSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer n.Close(context.Background())
-	for _, m := range []string{"getHighestSnapshotSlot", "getSnapshotSlot"} {
+	for _, m := range []string{rpcapi.MethodGetHighestSnapshotSlot, rpcapi.MethodGetSnapshotSlot} {
 		want := `{"jsonrpc":"2.0","error":{"code":-32008,"message":"No snapshot"},"id":1}`
 		if got := post(t, n.HTTPURL, `{"jsonrpc":"2.0","id":1,"method":"`+m+`"}`); got != want {
 			t.Errorf("%s = %s, want %s", m, got, want)
@@ -166,10 +166,10 @@ func newPeerNode(t *testing.T, identity string) *peerNode {
 			return
 		}
 		result := map[string]string{
-			"getIdentity":    fmt.Sprintf(`{"identity":%q}`, p.identity),
-			"getSlot":        fmt.Sprint(slot),
-			"getVersion":     `{"solana-core":"2.2.1","feature-set":42}`,
-			"getGenesisHash": `"11111111111111111111111111111111"`,
+			rpcapi.MethodGetIdentity:    fmt.Sprintf(`{"identity":%q}`, p.identity),
+			rpcapi.MethodGetSlot:        fmt.Sprint(slot),
+			rpcapi.MethodGetVersion:     `{"solana-core":"2.2.1","feature-set":42}`,
+			rpcapi.MethodGetGenesisHash: `"11111111111111111111111111111111"`,
 		}[req.Method]
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","result":%s,"id":%s}`, result, req.ID)
 	}))

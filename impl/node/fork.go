@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/runtime"
@@ -58,7 +59,7 @@ func (r *remoteAccounts) Accounts(ctx context.Context, keys []core.Pubkey) ([]*r
 		Value []*rpcAccount `json:"value"`
 	}
 	params := []any{addrs, map[string]string{"encoding": "base64", "commitment": ForkCommitment}}
-	if err := call(ctx, &r.o, "getMultipleAccounts", params, &result); err != nil {
+	if err := call(ctx, &r.o, rpcapi.MethodGetMultipleAccounts, params, &result); err != nil {
 		return nil, err
 	}
 	got, err := genesisAccounts(keys, result.Value)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/programs/token"
@@ -49,11 +50,11 @@ func TestForkFromAnotherNode(t *testing.T) {
 	// program, and one the fork will keep offline.
 	program := core.MustParsePubkey(mustKey(t))
 	elf := sbpftest.MustELF("lddw r1, rodata+0\nmov64 r2, 5\ncall sol_log_\nmov64 r0, 0\nexit", []byte("hello"))
-	rpcCallRaw(t, curl, "surfnet_writeProgram", `["`+program.String()+`","`+hexOf(elf)+`",0]`)
+	rpcCallRaw(t, curl, rpcapi.MethodSurfnetWriteProgram, `["`+program.String()+`","`+hexOf(elf)+`",0]`)
 	mint, holder := core.MustParsePubkey(mustKey(t)), core.MustParsePubkey(mustKey(t))
 	m := token.Mint{MintAuthority: token.Some(holder), Supply: 1000, Decimals: 6, IsInitialized: true}
-	rpcCallRaw(t, curl, "surfnet_setAccount", `["`+mint.String()+`",{"lamports":1461600,"owner":"`+core.TokenProgramID.String()+`","data":"`+hexOf(m.MintData())+`"}]`)
-	rpcCallRaw(t, curl, "surfnet_setTokenAccount", `["`+holder.String()+`","`+mint.String()+`",{"amount":1000}]`)
+	rpcCallRaw(t, curl, rpcapi.MethodSurfnetSetAccount, `["`+mint.String()+`",{"lamports":1461600,"owner":"`+core.TokenProgramID.String()+`","data":"`+hexOf(m.MintData())+`"}]`)
+	rpcCallRaw(t, curl, rpcapi.MethodSurfnetSetTokenAccount, `["`+holder.String()+`","`+mint.String()+`",{"amount":1000}]`)
 	ata, _, _ := core.FindProgramAddress([][]byte{holder[:], core.TokenProgramID[:], mint[:]}, core.AssociatedTokenProgramID)
 	wallet := fundedKeypair(t, curl)
 	tx, err := core.NewTransaction(wallet.PublicKey(), []core.Instruction{core.TransferInstruction(wallet.PublicKey(), holder, 1_000_000)},
@@ -62,11 +63,11 @@ func TestForkFromAnotherNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sig string
-	json.Unmarshal(rpcCallRaw(t, curl, "sendTransaction", `["`+base64.StdEncoding.EncodeToString(tx.Serialize())+`",{"encoding":"base64","preflightCommitment":"processed"}]`), &sig)
+	json.Unmarshal(rpcCallRaw(t, curl, rpcapi.MethodSendTransaction, `["`+base64.StdEncoding.EncodeToString(tx.Serialize())+`",{"encoding":"base64","preflightCommitment":"processed"}]`), &sig)
 	ownerProg, owned, offline := mustKey(t), mustKey(t), mustKey(t)
-	rpcCallRaw(t, curl, "surfnet_setAccount", `["`+owned+`",{"lamports":1000000,"owner":"`+ownerProg+`","data":"0102"}]`)
-	rpcCallRaw(t, curl, "surfnet_setAccount", `["`+offline+`",{"lamports":1000000}]`)
-	rpcCallRaw(t, curl, "ledgerd_advanceSlots", `[2]`) // the fork reads the cluster at confirmed
+	rpcCallRaw(t, curl, rpcapi.MethodSurfnetSetAccount, `["`+owned+`",{"lamports":1000000,"owner":"`+ownerProg+`","data":"0102"}]`)
+	rpcCallRaw(t, curl, rpcapi.MethodSurfnetSetAccount, `["`+offline+`",{"lamports":1000000}]`)
+	rpcCallRaw(t, curl, rpcapi.MethodLedgerdAdvanceSlots, `[2]`) // the fork reads the cluster at confirmed
 
 	fork := startCheatNode(t, Config{Fork: &ForkOptions{URL: curl, Timeout: 2 * time.Second, Attempts: 2,
 		Backoff: 10 * time.Millisecond}})
@@ -89,12 +90,12 @@ func TestForkFromAnotherNode(t *testing.T) {
 
 	// Scans are the fork's own: an owned account shows once it was read. getMultipleAccounts asks once for all.
 	scan := func() string {
-		return string(rpcCallRaw(t, furl, "getProgramAccounts", `["`+ownerProg+`",{"commitment":"processed","encoding":"base64"}]`))
+		return string(rpcCallRaw(t, furl, rpcapi.MethodGetProgramAccounts, `["`+ownerProg+`",{"commitment":"processed","encoding":"base64"}]`))
 	}
 	if s := scan(); strings.Contains(s, owned) {
 		t.Fatalf("an account never read is in the fork's scan: %s", s)
 	}
-	r := string(rpcCallRaw(t, furl, "getMultipleAccounts", `[["`+owned+`","`+mustKey(t)+`","`+mustKey(t)+`"]]`))
+	r := string(rpcCallRaw(t, furl, rpcapi.MethodGetMultipleAccounts, `[["`+owned+`","`+mustKey(t)+`","`+mustKey(t)+`"]]`))
 	if !strings.Contains(r, `"AQI=","base64"`) || strings.Count(r, "null") != 2 || requests() != 2 {
 		t.Fatalf("getMultipleAccounts: %s after %d requests", r, requests())
 	}
@@ -109,7 +110,7 @@ func TestForkFromAnotherNode(t *testing.T) {
 			Decimals int    `json:"decimals"`
 		} `json:"value"`
 	}
-	json.Unmarshal(rpcCallRaw(t, furl, "getTokenAccountBalance", `["`+ata.String()+`"]`), &bal)
+	json.Unmarshal(rpcCallRaw(t, furl, rpcapi.MethodGetTokenAccountBalance, `["`+ata.String()+`"]`), &bal)
 	if bal.Value.Amount != "1000" || bal.Value.Decimals != 6 || requests() != 4 {
 		t.Fatalf("token balance %+v after %d requests", bal.Value, requests())
 	}
@@ -117,41 +118,41 @@ func TestForkFromAnotherNode(t *testing.T) {
 		t.Fatalf("the mint: %v after %d requests", ok, requests())
 	}
 
-	if r := string(rpcCallRaw(t, furl, "getTokenAccountsByOwner", `["`+holder.String()+`",{"mint":"`+mint.String()+`"},{"commitment":"processed","encoding":"base64"}]`)); !strings.Contains(r, ata.String()) {
+	if r := string(rpcCallRaw(t, furl, rpcapi.MethodGetTokenAccountsByOwner, `["`+holder.String()+`",{"mint":"`+mint.String()+`"},{"commitment":"processed","encoding":"base64"}]`)); !strings.Contains(r, ata.String()) {
 		t.Fatalf("getTokenAccountsByOwner of a fetched token account: %s", r)
 	}
 
 	// The cluster's program runs on the fork, with no clone flag: the program and its program data are fetched.
 	payer := fundedKeypair(t, furl)
 	hash := latestBlockhash(t, furl)
-	if r := string(mustCall(t, furl, invokeBody(t, "simulateTransaction", payer, program, hash))); !strings.Contains(r, `"err":null`) ||
+	if r := string(mustCall(t, furl, invokeBody(t, rpcapi.MethodSimulateTransaction, payer, program, hash))); !strings.Contains(r, `"err":null`) ||
 		!strings.Contains(r, "Program log: hello") {
 		t.Fatalf("the cluster's program on the fork: %s", r)
 	}
-	mustCall(t, furl, invokeBody(t, "sendTransaction", payer, program, hash))
+	mustCall(t, furl, invokeBody(t, rpcapi.MethodSendTransaction, payer, program, hash))
 
 	// History is the fork's own.
-	if r := string(rpcCallRaw(t, furl, "getSignaturesForAddress", `["`+wallet.PublicKey().String()+`"]`)); r != "[]" {
+	if r := string(rpcCallRaw(t, furl, rpcapi.MethodGetSignaturesForAddress, `["`+wallet.PublicKey().String()+`"]`)); r != "[]" {
 		t.Fatalf("the cluster's history on the fork: %s", r)
 	}
-	if r := string(rpcCallRaw(t, furl, "getTransaction", `["`+sig+`",{"commitment":"confirmed"}]`)); r != "null" {
+	if r := string(rpcCallRaw(t, furl, rpcapi.MethodGetTransaction, `["`+sig+`",{"commitment":"confirmed"}]`)); r != "null" {
 		t.Fatalf("the cluster's transaction on the fork: %s", r)
 	}
 
 	// Offline: not fetched, although the cluster has it.
 	before := requests()
-	rpcCallRaw(t, furl, "surfnet_offlineAccount", `["`+offline+`",{"includeOwnedAccounts":false}]`)
+	rpcCallRaw(t, furl, rpcapi.MethodSurfnetOfflineAccount, `["`+offline+`",{"includeOwnedAccounts":false}]`)
 	if _, _, ok := accountAt(t, furl, offline, "processed"); ok || requests() != before {
 		t.Fatalf("an offline account was fetched (%d requests, %d before)", requests(), before)
 	}
 
 	// surfnet_resetAccount makes an account the cluster's again, as it is now, and an offline one online.
-	rpcCallRaw(t, furl, "surfnet_setAccount", `["`+owned+`",{"lamports":5}]`)
-	rpcCallRaw(t, curl, "surfnet_setAccount", `["`+owned+`",{"lamports":4242}]`)
-	rpcCallRaw(t, curl, "surfnet_setAccount", `["`+offline+`",{"lamports":4343}]`)
-	rpcCallRaw(t, curl, "ledgerd_advanceSlots", `[1]`)
+	rpcCallRaw(t, furl, rpcapi.MethodSurfnetSetAccount, `["`+owned+`",{"lamports":5}]`)
+	rpcCallRaw(t, curl, rpcapi.MethodSurfnetSetAccount, `["`+owned+`",{"lamports":4242}]`)
+	rpcCallRaw(t, curl, rpcapi.MethodSurfnetSetAccount, `["`+offline+`",{"lamports":4343}]`)
+	rpcCallRaw(t, curl, rpcapi.MethodLedgerdAdvanceSlots, `[1]`)
 	for k, want := range map[string]uint64{owned: 4242, offline: 4343} {
-		rpcCallRaw(t, furl, "surfnet_resetAccount", `["`+k+`"]`)
+		rpcCallRaw(t, furl, rpcapi.MethodSurfnetResetAccount, `["`+k+`"]`)
 		if l, _, ok := accountAt(t, furl, k, "processed"); !ok || l != want {
 			t.Fatalf("reset %s: %d %v, the cluster has %d", k, l, ok, want)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 	"ledgerd/impl/store"
@@ -150,16 +151,16 @@ func TestMetrics(t *testing.T) {
 		labels map[string]string
 		want   float64
 	}{
-		{"ledgerd_rpc_requests_total", httpCounts("getBalance", "0"), 3},
-		{"ledgerd_rpc_requests_total", httpCounts("getBalance", "-32602"), 1},
+		{"ledgerd_rpc_requests_total", httpCounts(rpcapi.MethodGetBalance, "0"), 3},
+		{"ledgerd_rpc_requests_total", httpCounts(rpcapi.MethodGetBalance, "-32602"), 1},
 		{"ledgerd_rpc_requests_total", httpCounts("unknown", "-32601"), 1},
-		{"ledgerd_rpc_requests_total", httpCounts("getEpochInfo", "0"), 2},
-		{"ledgerd_rpc_requests_total", httpCounts("getVersion", "0"), 1},
-		{"ledgerd_rpc_requests_total", httpCounts("requestAirdrop", "0"), 1},
-		{"ledgerd_rpc_requests_total", map[string]string{"transport": "websocket", "method": "slotSubscribe", "code": "0"}, 1},
-		{"ledgerd_rpc_request_duration_seconds", map[string]string{"transport": "http", "method": "getBalance"}, 4},
-		{"ledgerd_subscriptions", map[string]string{"kind": "slotSubscribe"}, 1},
-		{"ledgerd_subscriptions", map[string]string{"kind": "accountSubscribe"}, 0},
+		{"ledgerd_rpc_requests_total", httpCounts(rpcapi.MethodGetEpochInfo, "0"), 2},
+		{"ledgerd_rpc_requests_total", httpCounts(rpcapi.MethodGetVersion, "0"), 1},
+		{"ledgerd_rpc_requests_total", httpCounts(rpcapi.MethodRequestAirdrop, "0"), 1},
+		{"ledgerd_rpc_requests_total", map[string]string{"transport": "websocket", "method": rpcapi.MethodSlotSubscribe, "code": "0"}, 1},
+		{"ledgerd_rpc_request_duration_seconds", map[string]string{"transport": "http", "method": rpcapi.MethodGetBalance}, 4},
+		{"ledgerd_subscriptions", map[string]string{"kind": rpcapi.MethodSlotSubscribe}, 1},
+		{"ledgerd_subscriptions", map[string]string{"kind": rpcapi.MethodAccountSubscribe}, 0},
 		{"ledgerd_connections", map[string]string{"kind": "websocket"}, 1},
 		{"ledgerd_storage_fault", nil, 0},
 		{"ledgerd_transactions_processed_total", nil, txsBefore + 1},

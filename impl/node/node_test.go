@@ -129,10 +129,10 @@ func TestWebSocketDispatch(t *testing.T) {
 	}
 	defer ws.Close()
 	var v rpcapi.Version
-	if err := ws.Call(ctx, "getVersion", nil, &v); err != nil || v.SolanaCore == "" {
+	if err := ws.Call(ctx, rpcapi.MethodGetVersion, nil, &v); err != nil || v.SolanaCore == "" {
 		t.Fatalf("ws getVersion = %+v, %v", v, err)
 	}
-	err = ws.Call(ctx, "getBalance", []string{"11111111111111111111111111111111"}, new(json.RawMessage))
+	err = ws.Call(ctx, rpcapi.MethodGetBalance, []string{"11111111111111111111111111111111"}, new(json.RawMessage))
 	if e, ok := rpcapi.AsError(err); !ok || e.Code != -32601 {
 		t.Fatalf("ws getBalance error = %v, want -32601", err)
 	}

@@ -58,7 +58,7 @@ event: .ascii "event"
 	if err != nil || ex.Result.Err != nil {
 		t.Fatalf("invoking the deployed program: %v %+v", err, ex)
 	}
-	n := c.wait(t, "logsNotification", id, nil)
+	n := c.wait(t, rpcapi.MethodLogsNotification, id, nil)
 	var got rpcapi.LogsNotification
 	if err := json.Unmarshal(n.params.Result, &got); err != nil {
 		t.Fatal(err)

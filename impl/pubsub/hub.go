@@ -83,9 +83,9 @@ func (c Config) DisabledMethods() map[string]bool {
 		disabled bool
 		names    [2]string
 	}{
-		{c.DisableBlock, [2]string{"blockSubscribe", "blockUnsubscribe"}},
-		{c.DisableSlotsUpdates, [2]string{"slotsUpdatesSubscribe", "slotsUpdatesUnsubscribe"}},
-		{c.DisableVote, [2]string{"voteSubscribe", "voteUnsubscribe"}},
+		{c.DisableBlock, [2]string{rpcapi.MethodBlockSubscribe, rpcapi.MethodBlockUnsubscribe}},
+		{c.DisableSlotsUpdates, [2]string{rpcapi.MethodSlotsUpdatesSubscribe, rpcapi.MethodSlotsUpdatesUnsubscribe}},
+		{c.DisableVote, [2]string{rpcapi.MethodVoteSubscribe, rpcapi.MethodVoteUnsubscribe}},
 	} {
 		if off.disabled {
 			out[off.names[0]], out[off.names[1]] = true, true
@@ -213,12 +213,14 @@ const (
 	kindVote
 )
 
-var subscribeMethods = [...]string{"accountSubscribe", "programSubscribe", "logsSubscribe", "signatureSubscribe",
-	"slotSubscribe", "slotsUpdatesSubscribe", "rootSubscribe", "blockSubscribe", "voteSubscribe"}
+var subscribeMethods = [...]string{rpcapi.MethodAccountSubscribe, rpcapi.MethodProgramSubscribe,
+	rpcapi.MethodLogsSubscribe, rpcapi.MethodSignatureSubscribe, rpcapi.MethodSlotSubscribe,
+	rpcapi.MethodSlotsUpdatesSubscribe, rpcapi.MethodRootSubscribe, rpcapi.MethodBlockSubscribe, rpcapi.MethodVoteSubscribe}
 
-var notificationMethods = [...]string{"accountNotification", "programNotification", "logsNotification",
-	"signatureNotification", "slotNotification", "slotsUpdatesNotification", "rootNotification",
-	"blockNotification", "voteNotification"}
+var notificationMethods = [...]string{rpcapi.MethodAccountNotification, rpcapi.MethodProgramNotification,
+	rpcapi.MethodLogsNotification, rpcapi.MethodSignatureNotification, rpcapi.MethodSlotNotification,
+	rpcapi.MethodSlotsUpdatesNotification, rpcapi.MethodRootNotification, rpcapi.MethodBlockNotification,
+	rpcapi.MethodVoteNotification}
 
 // logsMode is the filter of a logs subscription.
 type logsMode uint8

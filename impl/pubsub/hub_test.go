@@ -246,9 +246,9 @@ func TestCoalescedTransactions(t *testing.T) {
 	}
 	close(stall.block)
 	for _, id := range sigIDs {
-		watcher.wait(t, "signatureNotification", id, nil)
+		watcher.wait(t, rpcapi.MethodSignatureNotification, id, nil)
 	}
-	watcher.wait(t, "accountNotification", accID, func(r json.RawMessage) bool {
+	watcher.wait(t, rpcapi.MethodAccountNotification, accID, func(r json.RawMessage) bool {
 		var n rpcapi.AccountNotification
 		return json.Unmarshal(r, &n) == nil && n.Value.Lamports == total
 	})
@@ -309,7 +309,7 @@ func TestProcessedAccountNotifiedOncePerSlot(t *testing.T) {
 		t.Skipf("the transfers landed in slots %d and %d; the test needs one slot", slot, second)
 	}
 
-	n := early.wait(t, "accountNotification", earlyID, nil)
+	n := early.wait(t, rpcapi.MethodAccountNotification, earlyID, nil)
 	var got rpcapi.AccountNotification
 	if err := json.Unmarshal(n.params.Result, &got); err != nil {
 		t.Fatal(err)
@@ -326,7 +326,7 @@ func TestProcessedAccountNotifiedOncePerSlot(t *testing.T) {
 		conn *fakeConn
 		id   uint64
 	}{{early, earlyID}, {late, lateID}} {
-		n := c.conn.wait(t, "accountNotification", c.id, nil)
+		n := c.conn.wait(t, rpcapi.MethodAccountNotification, c.id, nil)
 		if err := json.Unmarshal(n.params.Result, &got); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/node"
 	"ledgerd/impl/pubsub"
 )
@@ -44,7 +45,7 @@ func TestNoNotificationBeforeSubscribeReply(t *testing.T) {
 	}
 	defer ws.CloseNow()
 
-	for i, method := range []string{"slotSubscribe", "rootSubscribe", "slotsUpdatesSubscribe"} {
+	for i, method := range []string{rpcapi.MethodSlotSubscribe, rpcapi.MethodRootSubscribe, rpcapi.MethodSlotsUpdatesSubscribe} {
 		req := `{"jsonrpc":"2.0","id":` + string(rune('1'+i)) + `,"method":"` + method + `"}`
 		if err := ws.Write(ctx, websocket.MessageText, []byte(req)); err != nil {
 			t.Fatal(err)

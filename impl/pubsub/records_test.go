@@ -51,12 +51,12 @@ func TestReachedSlotsNotifyFromMemory(t *testing.T) {
 		t.Fatalf("transfer: %v %v", err, ex)
 	}
 	for i := range blockIDs {
-		c.wait(t, "blockNotification", blockIDs[i], func(r json.RawMessage) bool {
+		c.wait(t, rpcapi.MethodBlockNotification, blockIDs[i], func(r json.RawMessage) bool {
 			var n rpcapi.BlockNotification
 			return json.Unmarshal(r, &n) == nil && n.Context.Slot == ex.Slot && n.Value.Block != nil &&
 				n.Value.Block.Transactions != nil && len(*n.Value.Block.Transactions) > 0
 		})
-		c.wait(t, "logsNotification", logIDs[i], nil)
+		c.wait(t, rpcapi.MethodLogsNotification, logIDs[i], nil)
 	}
 	if n := reads.Load(); n != 0 {
 		t.Errorf("the worker read blocks' transactions from the store %d times", n)

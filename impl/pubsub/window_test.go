@@ -59,7 +59,7 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 	}
 	got := <-made
 
-	n := late.wait(t, "signatureNotification", got.sig, nil)
+	n := late.wait(t, rpcapi.MethodSignatureNotification, got.sig, nil)
 	var sn rpcapi.SignatureNotification
 	if err := json.Unmarshal(n.params.Result, &sn); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 		conn *fakeConn
 		id   uint64
 	}{{late, got.logs}, {early, earlyLogs}} {
-		n := c.conn.wait(t, "logsNotification", c.id, nil)
+		n := c.conn.wait(t, rpcapi.MethodLogsNotification, c.id, nil)
 		var ln rpcapi.LogsNotification
 		if err := json.Unmarshal(n.params.Result, &ln); err != nil {
 			t.Fatal(err)
@@ -96,7 +96,7 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 	for {
 		select {
 		case n := <-early.notes:
-			if n.method == "logsNotification" {
+			if n.method == rpcapi.MethodLogsNotification {
 				t.Errorf("early logs subscription notified twice: %s", n.params.Result)
 			}
 			continue

@@ -149,32 +149,32 @@ func TestMinContextSlotEverywhere(t *testing.T) {
 	}
 	msg := base64.StdEncoding.EncodeToString(m.Serialize())
 	for name, call := range map[string]func() error{
-		"getSlot": func() error { _, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: cc("processed")}); return err },
-		"getBlockHeight": func() error {
+		rpcapi.MethodGetSlot: func() error { _, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: cc("processed")}); return err },
+		rpcapi.MethodGetBlockHeight: func() error {
 			_, err := s.GetBlockHeight(ctx, &rpcapi.GetBlockHeightParams{Config: cc("confirmed")})
 			return err
 		},
-		"getEpochInfo": func() error {
+		rpcapi.MethodGetEpochInfo: func() error {
 			_, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: cc("finalized")})
 			return err
 		},
-		"getTransactionCount": func() error {
+		rpcapi.MethodGetTransactionCount: func() error {
 			_, err := s.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{Config: cc("processed")})
 			return err
 		},
-		"getLatestBlockhash": func() error {
+		rpcapi.MethodGetLatestBlockhash: func() error {
 			_, err := s.GetLatestBlockhash(ctx, &rpcapi.GetLatestBlockhashParams{Config: cc("processed")})
 			return err
 		},
-		"isBlockhashValid": func() error {
+		rpcapi.MethodIsBlockhashValid: func() error {
 			_, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: hash, Config: cc("processed")})
 			return err
 		},
-		"getFeeForMessage": func() error {
+		rpcapi.MethodGetFeeForMessage: func() error {
 			_, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: msg, Config: cc("processed")})
 			return err
 		},
-		"getFeeCalculatorForBlockhash": func() error {
+		rpcapi.MethodGetFeeCalculatorForBlockhash: func() error {
 			_, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: hash, Config: cc("processed")})
 			return err
 		},
@@ -239,7 +239,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stCheckJSON(t, "getFees", fees.Value, fmt.Sprintf(`{"blockhash":%q,"feeCalculator":{"lamportsPerSignature":5000},"lastValidSlot":%d,"lastValidBlockHeight":%d}`,
+	stCheckJSON(t, rpcapi.MethodGetFees, fees.Value, fmt.Sprintf(`{"blockhash":%q,"feeCalculator":{"lamportsPerSignature":5000},"lastValidSlot":%d,"lastValidBlockHeight":%d}`,
 		l.Bank(ledger.Finalized).LastBlockhash(), fees.Context.Slot+300, fees.Context.Slot+150))
 	if fees.Value.Blockhash != stBlockhashAt(t, l, fees.Context.Slot) {
 		t.Errorf("getFees blockhash %s is not the hash of block %d", fees.Value.Blockhash, fees.Context.Slot)
@@ -252,7 +252,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stCheckJSON(t, "getFeeRateGovernor", gov.Value, `{"feeRateGovernor":{"burnPercent":50,"maxLamportsPerSignature":100000,"minLamportsPerSignature":5000,"targetLamportsPerSignature":10000,"targetSignaturesPerSlot":20000}}`)
+	stCheckJSON(t, rpcapi.MethodGetFeeRateGovernor, gov.Value, `{"feeRateGovernor":{"burnPercent":50,"maxLamportsPerSignature":100000,"minLamportsPerSignature":5000,"targetLamportsPerSignature":10000,"targetSignaturesPerSlot":20000}}`)
 }
 
 // stBlockhashAt is the blockhash of the stored block of slot.

@@ -61,7 +61,7 @@ func (s *Server) epochInfo() rpcapi.EpochInfo {
 }
 
 func (s *Server) SurfnetSetAccount(ctx context.Context, p *rpcapi.SurfnetSetAccountParams) (r rpcapi.SurfnetSetAccountResult, err error) {
-	if err := s.cheat("surfnet_setAccount"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetSetAccount); err != nil {
 		return r, err
 	}
 	key, err := parsePubkeyParam(p.PubkeyBytes())
@@ -141,7 +141,7 @@ const (
 )
 
 func (s *Server) SurfnetSetTokenAccount(ctx context.Context, p *rpcapi.SurfnetSetTokenAccountParams) (r rpcapi.SurfnetSetTokenAccountResult, err error) {
-	if err := s.cheat("surfnet_setTokenAccount"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetSetTokenAccount); err != nil {
 		return r, err
 	}
 	owner, err := parsePubkeyParam(p.OwnerBytes())
@@ -255,7 +255,7 @@ func putOptionKey(d []byte, k *core.Pubkey) {
 }
 
 func (s *Server) SurfnetTimeTravel(ctx context.Context, p *rpcapi.SurfnetTimeTravelParams) (r rpcapi.SurfnetTimeTravelResult, err error) {
-	if err := s.cheat("surfnet_timeTravel"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetTimeTravel); err != nil {
 		return r, err
 	}
 	var slot, epoch, ts *uint64
@@ -273,7 +273,7 @@ func (s *Server) SurfnetTimeTravel(ctx context.Context, p *rpcapi.SurfnetTimeTra
 }
 
 func (s *Server) SurfnetPauseClock(ctx context.Context) (r rpcapi.SurfnetPauseClockResult, err error) {
-	if err := s.cheat("surfnet_pauseClock"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetPauseClock); err != nil {
 		return r, err
 	}
 	s.ledger.PauseClock()
@@ -281,7 +281,7 @@ func (s *Server) SurfnetPauseClock(ctx context.Context) (r rpcapi.SurfnetPauseCl
 }
 
 func (s *Server) SurfnetResumeClock(ctx context.Context) (r rpcapi.SurfnetResumeClockResult, err error) {
-	if err := s.cheat("surfnet_resumeClock"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetResumeClock); err != nil {
 		return r, err
 	}
 	s.ledger.ResumeClock()
@@ -289,7 +289,7 @@ func (s *Server) SurfnetResumeClock(ctx context.Context) (r rpcapi.SurfnetResume
 }
 
 func (s *Server) SurfnetResetAccount(ctx context.Context, p *rpcapi.SurfnetResetAccountParams) (r rpcapi.SurfnetResetAccountResult, err error) {
-	if err := s.cheat("surfnet_resetAccount"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetResetAccount); err != nil {
 		return r, err
 	}
 	key, err := parsePubkeyParam(p.PubkeyBytes())
@@ -334,7 +334,7 @@ func (s *Server) SurfnetGetSurfnetInfo(ctx context.Context) (r rpcapi.SurfnetGet
 }
 
 func (s *Server) LedgerdAdvanceSlots(ctx context.Context, p *rpcapi.LedgerdAdvanceSlotsParams) (r rpcapi.LedgerdAdvanceSlotsResult, err error) {
-	if err := s.cheat("ledgerd_advanceSlots"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdAdvanceSlots); err != nil {
 		return r, err
 	}
 	n := uint64(1)
@@ -349,7 +349,7 @@ func (s *Server) LedgerdAdvanceSlots(ctx context.Context, p *rpcapi.LedgerdAdvan
 }
 
 func (s *Server) LedgerdSnapshot(ctx context.Context) (r rpcapi.LedgerdSnapshotResult, err error) {
-	if err := s.cheat("ledgerd_snapshot"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdSnapshot); err != nil {
 		return r, err
 	}
 	id, _, err := s.ledger.Snapshot(ctx)
@@ -360,7 +360,7 @@ func (s *Server) LedgerdSnapshot(ctx context.Context) (r rpcapi.LedgerdSnapshotR
 }
 
 func (s *Server) LedgerdRevert(ctx context.Context, p *rpcapi.LedgerdRevertParams) (r rpcapi.LedgerdRevertResult, err error) {
-	if err := s.cheat("ledgerd_revert"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdRevert); err != nil {
 		return r, err
 	}
 	ok, err := s.ledger.Revert(ctx, p.Id)

@@ -12,7 +12,7 @@ import (
 // turned off. The ledger keeps the settings; sendTransaction and simulateTransaction ask it.
 
 func (s *Server) LedgerdImpersonate(ctx context.Context, p *rpcapi.LedgerdImpersonateParams) (r rpcapi.LedgerdImpersonateResult, err error) {
-	if err := s.cheat("ledgerd_impersonate"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdImpersonate); err != nil {
 		return r, err
 	}
 	key, err := parsePubkeyParam(p.PubkeyBytes())
@@ -25,7 +25,7 @@ func (s *Server) LedgerdImpersonate(ctx context.Context, p *rpcapi.LedgerdImpers
 }
 
 func (s *Server) LedgerdStopImpersonating(ctx context.Context, p *rpcapi.LedgerdStopImpersonatingParams) (r rpcapi.LedgerdStopImpersonatingResult, err error) {
-	if err := s.cheat("ledgerd_stopImpersonating"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdStopImpersonating); err != nil {
 		return r, err
 	}
 	key, err := parsePubkeyParam(p.PubkeyBytes())
@@ -36,7 +36,7 @@ func (s *Server) LedgerdStopImpersonating(ctx context.Context, p *rpcapi.Ledgerd
 }
 
 func (s *Server) LedgerdSetSigVerify(ctx context.Context, p *rpcapi.LedgerdSetSigVerifyParams) (r rpcapi.LedgerdSetSigVerifyResult, err error) {
-	if err := s.cheat("ledgerd_setSigVerify"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdSetSigVerify); err != nil {
 		return r, err
 	}
 	s.ledger.SetSigVerify(p.Enabled)
@@ -44,7 +44,7 @@ func (s *Server) LedgerdSetSigVerify(ctx context.Context, p *rpcapi.LedgerdSetSi
 }
 
 func (s *Server) LedgerdSetBlockhashCheck(ctx context.Context, p *rpcapi.LedgerdSetBlockhashCheckParams) (r rpcapi.LedgerdSetBlockhashCheckResult, err error) {
-	if err := s.cheat("ledgerd_setBlockhashCheck"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdSetBlockhashCheck); err != nil {
 		return r, err
 	}
 	s.ledger.SetBlockhashCheck(p.Enabled)
@@ -52,7 +52,7 @@ func (s *Server) LedgerdSetBlockhashCheck(ctx context.Context, p *rpcapi.Ledgerd
 }
 
 func (s *Server) SurfnetSetSupply(ctx context.Context, p *rpcapi.SurfnetSetSupplyParams) (r rpcapi.SurfnetSetSupplyResult, err error) {
-	if err := s.cheat("surfnet_setSupply"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetSetSupply); err != nil {
 		return r, err
 	}
 	u := p.Update

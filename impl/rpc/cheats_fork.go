@@ -14,7 +14,7 @@ import (
 // SurfnetOfflineAccount keeps an account, and with includeOwnedAccounts the accounts it owns, from being fetched
 // from the cluster a lazy fork reads (surfpool's surfnet_offlineAccount); held accounts stay.
 func (s *Server) SurfnetOfflineAccount(ctx context.Context, p *rpcapi.SurfnetOfflineAccountParams) (r rpcapi.SurfnetOfflineAccountResult, err error) {
-	if err := s.cheat("surfnet_offlineAccount"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetOfflineAccount); err != nil {
 		return r, err
 	}
 	key, err := parsePubkeyParam(p.PubkeyBytes())

@@ -85,7 +85,7 @@ func newUUID() string {
 }
 
 func (s *Server) SurfnetProfileTransaction(ctx context.Context, p *rpcapi.SurfnetProfileTransactionParams) (r rpcapi.SurfnetProfileTransactionResult, err error) {
-	if err := s.cheat("surfnet_profileTransaction"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetProfileTransaction); err != nil {
 		return r, err
 	}
 	enc, instructions, err := profileConfig(p.Config)
@@ -123,7 +123,7 @@ func (s *Server) SurfnetProfileTransaction(ctx context.Context, p *rpcapi.Surfne
 }
 
 func (s *Server) SurfnetGetProfileResultsByTag(ctx context.Context, p *rpcapi.SurfnetGetProfileResultsByTagParams) (r rpcapi.SurfnetGetProfileResultsByTagResult, err error) {
-	if err := s.cheat("surfnet_getProfileResultsByTag"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetGetProfileResultsByTag); err != nil {
 		return r, err
 	}
 	enc, instructions, err := profileConfig(p.Config)
@@ -149,7 +149,7 @@ func (s *Server) SurfnetGetProfileResultsByTag(ctx context.Context, p *rpcapi.Su
 }
 
 func (s *Server) SurfnetGetTransactionProfile(ctx context.Context, p *rpcapi.SurfnetGetTransactionProfileParams) (r rpcapi.SurfnetGetTransactionProfileResult, err error) {
-	if err := s.cheat("surfnet_getTransactionProfile"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetGetTransactionProfile); err != nil {
 		return r, err
 	}
 	enc, instructions, err := profileConfig(p.Config)

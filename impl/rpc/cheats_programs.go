@@ -86,7 +86,7 @@ func optionalPubkey(b []byte, err error, set bool) (*core.Pubkey, error) {
 }
 
 func (s *Server) SurfnetSetProgramAuthority(ctx context.Context, p *rpcapi.SurfnetSetProgramAuthorityParams) (r rpcapi.SurfnetSetProgramAuthorityResult, err error) {
-	if err := s.cheat("surfnet_setProgramAuthority"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetSetProgramAuthority); err != nil {
 		return r, err
 	}
 	program, err := parsePubkeyParam(p.ProgramIdBytes())
@@ -114,7 +114,7 @@ func (s *Server) SurfnetSetProgramAuthority(ctx context.Context, p *rpcapi.Surfn
 }
 
 func (s *Server) SurfnetCloneProgramAccount(ctx context.Context, p *rpcapi.SurfnetCloneProgramAccountParams) (r rpcapi.SurfnetCloneProgramAccountResult, err error) {
-	if err := s.cheat("surfnet_cloneProgramAccount"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetCloneProgramAccount); err != nil {
 		return r, err
 	}
 	src, err := parsePubkeyParam(p.SourceProgramIdBytes())
@@ -149,7 +149,7 @@ func (s *Server) SurfnetCloneProgramAccount(ctx context.Context, p *rpcapi.Surfn
 }
 
 func (s *Server) SurfnetWriteProgram(ctx context.Context, p *rpcapi.SurfnetWriteProgramParams) (r rpcapi.SurfnetWriteProgramResult, err error) {
-	if err := s.cheat("surfnet_writeProgram"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetWriteProgram); err != nil {
 		return r, err
 	}
 	program, err := parsePubkeyParam(p.ProgramIdBytes())

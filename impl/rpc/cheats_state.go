@@ -18,7 +18,7 @@ import (
 // whole chain, history included, which `ledgerd --snapshot DIR` starts from).
 
 func (s *Server) SurfnetResetNetwork(ctx context.Context) (r rpcapi.SurfnetResetNetworkResult, err error) {
-	if err := s.cheat("surfnet_resetNetwork"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetResetNetwork); err != nil {
 		return r, err
 	}
 	slot, err := s.ledger.ResetNetwork(ctx)
@@ -37,7 +37,7 @@ func isLoaderOwned(owner core.Pubkey) bool {
 }
 
 func (s *Server) SurfnetExportSnapshot(ctx context.Context, p *rpcapi.SurfnetExportSnapshotParams) (r rpcapi.SurfnetExportSnapshotResult, err error) {
-	if err := s.cheat("surfnet_exportSnapshot"); err != nil {
+	if err := s.cheat(rpcapi.MethodSurfnetExportSnapshot); err != nil {
 		return r, err
 	}
 	var cfg rpcapi.ExportSnapshotConfig
@@ -123,7 +123,7 @@ func checkSnapshotScope(scope any) error {
 }
 
 func (s *Server) LedgerdDumpState(ctx context.Context, p *rpcapi.LedgerdDumpStateParams) (r rpcapi.LedgerdDumpStateResult, err error) {
-	if err := s.cheat("ledgerd_dumpState"); err != nil {
+	if err := s.cheat(rpcapi.MethodLedgerdDumpState); err != nil {
 		return r, err
 	}
 	path, slot, err := s.ledger.DumpState(ctx, p.Path)

@@ -38,13 +38,13 @@ func benchDispatch(b *testing.B, method, params string) {
 }
 
 func BenchmarkDispatchGetBalance(b *testing.B) {
-	benchDispatch(b, "getBalance", `["11111111111111111111111111111111",{"commitment":"processed"}]`)
+	benchDispatch(b, rpcapi.MethodGetBalance, `["11111111111111111111111111111111",{"commitment":"processed"}]`)
 }
 
 func BenchmarkDispatchGetMultipleAccounts(b *testing.B) {
-	benchDispatch(b, "getMultipleAccounts", `[["11111111111111111111111111111111","SysvarC1ock11111111111111111111111111111111","SysvarRent111111111111111111111111111111111"],{"encoding":"base64","commitment":"processed"}]`)
+	benchDispatch(b, rpcapi.MethodGetMultipleAccounts, `[["11111111111111111111111111111111","SysvarC1ock11111111111111111111111111111111","SysvarRent111111111111111111111111111111111"],{"encoding":"base64","commitment":"processed"}]`)
 }
 
 func BenchmarkDispatchGetSignatureStatuses(b *testing.B) {
-	benchDispatch(b, "getSignatureStatuses", `[["1111111111111111111111111111111111111111111111111111111111111111"],{"searchTransactionHistory":false}]`)
+	benchDispatch(b, rpcapi.MethodGetSignatureStatuses, `[["1111111111111111111111111111111111111111111111111111111111111111"],{"searchTransactionHistory":false}]`)
 }

@@ -45,7 +45,7 @@ func TestAccountListsStopAtTheReplyBudget(t *testing.T) {
 			Config: &rpcapi.AccountInfoConfig{Encoding: base64, Commitment: processed}})
 		return err
 	}
-	for name, call := range map[string]func(context.Context) error{"getProgramAccounts": programAccounts, "getMultipleAccounts": multipleAccounts} {
+	for name, call := range map[string]func(context.Context) error{rpcapi.MethodGetProgramAccounts: programAccounts, rpcapi.MethodGetMultipleAccounts: multipleAccounts} {
 		// Four accounts of 3,000 bytes are 16,000 bytes of base64: a 10,000-byte budget cannot hold them.
 		stWantError(t, name+" over budget", call(jsonrpc.WithReplyBudget(context.Background(), 10_000)),
 			rpcapi.CodeResponseTooLarge, "response too large")

@@ -251,7 +251,7 @@ func TestProgramSubscribe(t *testing.T) {
 
 	tooLarge := strings.Repeat("2", 176)
 	var id uint64
-	err := ws.Call(ctx, "programSubscribe", []any{core.SystemProgramID.String(), map[string]any{
+	err := ws.Call(ctx, rpcapi.MethodProgramSubscribe, []any{core.SystemProgramID.String(), map[string]any{
 		"filters": []any{map[string]any{"memcmp": map[string]any{"offset": 0, "bytes": tooLarge}}}}}, &id)
 	if code, msg := rpcCode(err); code != -32602 || msg != "Invalid params: Invalid param: DataTooLarge" {
 		t.Errorf("oversized memcmp: %d %q", code, msg)
@@ -484,7 +484,7 @@ func TestBlockSubscribe(t *testing.T) {
 	}
 
 	var id uint64
-	err := ws.Call(ctx, "blockSubscribe", []any{"all", map[string]any{"commitment": "processed"}}, &id)
+	err := ws.Call(ctx, rpcapi.MethodBlockSubscribe, []any{"all", map[string]any{"commitment": "processed"}}, &id)
 	if code, _ := rpcCode(err); code != -32602 {
 		t.Errorf("processed block subscription: %v", err)
 	}
@@ -508,9 +508,9 @@ func TestDisabledUnstableSubscriptions(t *testing.T) {
 		method string
 		params any
 	}{
-		{"blockSubscribe", []any{"all"}}, {"blockUnsubscribe", []any{0}},
-		{"slotsUpdatesSubscribe", nil}, {"slotsUpdatesUnsubscribe", []any{0}},
-		{"voteSubscribe", nil}, {"voteUnsubscribe", []any{0}},
+		{rpcapi.MethodBlockSubscribe, []any{"all"}}, {rpcapi.MethodBlockUnsubscribe, []any{0}},
+		{rpcapi.MethodSlotsUpdatesSubscribe, nil}, {rpcapi.MethodSlotsUpdatesUnsubscribe, []any{0}},
+		{rpcapi.MethodVoteSubscribe, nil}, {rpcapi.MethodVoteUnsubscribe, []any{0}},
 	} {
 		err := ws.Call(context.Background(), call.method, call.params, new(json.RawMessage))
 		if code, msg := rpcCode(err); code != -32601 || msg != "Method not found" {
@@ -546,7 +546,7 @@ func TestSharedIDsAndFreeing(t *testing.T) {
 		}
 	}
 	// a cannot release what only b holds.
-	if code, _ := rpcCode(a.Call(ctx, "accountUnsubscribe", []uint64{other.ID}, new(bool))); code != -32602 {
+	if code, _ := rpcCode(a.Call(ctx, rpcapi.MethodAccountUnsubscribe, []uint64{other.ID}, new(bool))); code != -32602 {
 		t.Errorf("foreign unsubscribe: code %d", code)
 	}
 	if err := sa.Unsubscribe(ctx); err != nil {

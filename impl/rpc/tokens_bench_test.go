@@ -54,7 +54,7 @@ func BenchmarkTokenAccountsByOwner(b *testing.B) {
 	who := owner(owners / 2)
 	enc := "base64"
 
-	b.Run("getTokenAccountsByOwner", func(b *testing.B) {
+	b.Run(rpcapi.MethodGetTokenAccountsByOwner, func(b *testing.B) {
 		for b.Loop() {
 			r, err := s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: who.String(),
 				Filter: rpcapi.TokenAccountsFilter{ProgramId: &rpcapi.TokenAccountsFilterProgramId{ProgramId: core.TokenProgramID.String()}},

@@ -56,7 +56,7 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkExactJSON(t, "getMultipleAccounts", m.Value, "["+stakeAccount+","+voteAccount+"]")
+	checkExactJSON(t, rpcapi.MethodGetMultipleAccounts, m.Value, "["+stakeAccount+","+voteAccount+"]")
 	for _, c := range []struct {
 		program core.Pubkey
 		key     string

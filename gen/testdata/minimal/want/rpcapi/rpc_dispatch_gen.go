@@ -8,40 +8,51 @@ import (
 	"encoding/json"
 )
 
+// The method names of the schema: its methods, and the notifications and unsubscribe methods of its
+// subscriptions.
+const (
+	MethodGetItems          = "getItems"
+	MethodGetCount          = "getCount"
+	MethodGetCountOld       = "getCountOld"
+	MethodCountSubscribe    = "countSubscribe"
+	MethodCountNotification = "countNotification"
+	MethodCountUnsubscribe  = "countUnsubscribe"
+)
+
 // Methods is the dispatch table: method name -> decode positional params -> validate -> call the handler.
 var Methods = map[string]*MethodInfo{
-	"countSubscribe": {
+	MethodCountSubscribe: {
 		Errors:       []string{"InvalidParams"},
-		Name:         "countSubscribe",
-		Notification: "countNotification",
+		Name:         MethodCountSubscribe,
+		Notification: MethodCountNotification,
 		Transport:    TransportWS,
 		Unstable:     true,
-		Unsubscribe:  "countUnsubscribe",
+		Unsubscribe:  MethodCountUnsubscribe,
 		call:         callCountSubscribe,
 	},
-	"countUnsubscribe": {
+	MethodCountUnsubscribe: {
 		Errors:    []string{"InvalidParams"},
-		Name:      "countUnsubscribe",
+		Name:      MethodCountUnsubscribe,
 		Transport: TransportWS,
 		call:      callCountUnsubscribe,
 	},
-	"getCount": {
+	MethodGetCount: {
 		Errors: []string{"InvalidParams"},
-		Name:   "getCount",
+		Name:   MethodGetCount,
 		call:   callGetCount,
 	},
-	"getCountOld": {
+	MethodGetCountOld: {
 		Deprecated:  true,
 		Errors:      []string{"InvalidParams"},
-		Name:        "getCountOld",
+		Name:        MethodGetCountOld,
 		Replacement: "getCount",
 		Since:       "1.0",
 		call:        callGetCountOld,
 	},
-	"getItems": {
+	MethodGetItems: {
 		Commitment:       true,
 		Errors:           []string{"InvalidParams", "Behind"},
-		Name:             "getItems",
+		Name:             MethodGetItems,
 		RejectsProcessed: true,
 		call:             callGetItems,
 	},

@@ -42,35 +42,35 @@ var _ Handler = (*Stub)(nil)
 func (s *Stub) GetItems(ctx context.Context, p *GetItemsParams) (GetItemsResult, error) {
 	if s.GetItemsFunc == nil {
 		var zero GetItemsResult
-		return zero, NewMethodNotAvailableError("getItems")
+		return zero, NewMethodNotAvailableError(MethodGetItems)
 	}
 	return s.GetItemsFunc(ctx, p)
 }
 func (s *Stub) GetCount(ctx context.Context) (GetCountResult, error) {
 	if s.GetCountFunc == nil {
 		var zero GetCountResult
-		return zero, NewMethodNotAvailableError("getCount")
+		return zero, NewMethodNotAvailableError(MethodGetCount)
 	}
 	return s.GetCountFunc(ctx)
 }
 func (s *Stub) GetCountOld(ctx context.Context) (GetCountOldResult, error) {
 	if s.GetCountOldFunc == nil {
 		var zero GetCountOldResult
-		return zero, NewMethodNotAvailableError("getCountOld")
+		return zero, NewMethodNotAvailableError(MethodGetCountOld)
 	}
 	return s.GetCountOldFunc(ctx)
 }
 func (s *Stub) CountSubscribe(ctx context.Context) (CountSubscribeResult, error) {
 	if s.CountSubscribeFunc == nil {
 		var zero CountSubscribeResult
-		return zero, NewMethodNotAvailableError("countSubscribe")
+		return zero, NewMethodNotAvailableError(MethodCountSubscribe)
 	}
 	return s.CountSubscribeFunc(ctx)
 }
 func (s *Stub) CountUnsubscribe(ctx context.Context, p *CountUnsubscribeParams) (CountUnsubscribeResult, error) {
 	if s.CountUnsubscribeFunc == nil {
 		var zero CountUnsubscribeResult
-		return zero, NewMethodNotAvailableError("countUnsubscribe")
+		return zero, NewMethodNotAvailableError(MethodCountUnsubscribe)
 	}
 	return s.CountUnsubscribeFunc(ctx, p)
 }

@@ -11,14 +11,14 @@ import (
 // GetItems implements getItems: Returns the items of keys.
 func (c *Client) GetItems(ctx context.Context, p *rpcapi.GetItemsParams) (rpcapi.GetItemsResult, error) {
 	var r rpcapi.GetItemsResult
-	err := c.Call(ctx, "getItems", p, &r)
+	err := c.Call(ctx, rpcapi.MethodGetItems, p, &r)
 	return r, err
 }
 
 // GetCount implements getCount: Returns a count.
 func (c *Client) GetCount(ctx context.Context) (rpcapi.GetCountResult, error) {
 	var r rpcapi.GetCountResult
-	err := c.Call(ctx, "getCount", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetCount, nil, &r)
 	return r, err
 }
 
@@ -29,7 +29,7 @@ Deprecated: use getCount.
 */
 func (c *Client) GetCountOld(ctx context.Context) (rpcapi.GetCountOldResult, error) {
 	var r rpcapi.GetCountOldResult
-	err := c.Call(ctx, "getCountOld", nil, &r)
+	err := c.Call(ctx, rpcapi.MethodGetCountOld, nil, &r)
 	return r, err
 }
 
@@ -39,5 +39,5 @@ CountSubscribe implements countSubscribe: Subscribes to the count.
 Unstable: this method may change in a patch release.
 */
 func (c *WSClient) CountSubscribe(ctx context.Context) (*Subscription[rpcapi.CountSubscribeNotification], error) {
-	return subscribe[rpcapi.CountSubscribeNotification](ctx, c, "countSubscribe", "countUnsubscribe", nil)
+	return subscribe[rpcapi.CountSubscribeNotification](ctx, c, rpcapi.MethodCountSubscribe, rpcapi.MethodCountUnsubscribe, nil)
 }
