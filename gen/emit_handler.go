@@ -55,13 +55,25 @@ func orNone(s string) string {
 
 func emitHandler(ir *IR) *jen.File {
 	f := jen.NewFile("rpcapi")
-	var methods []jen.Code
+	// One interface per group (the schema's methods/<group>.yaml), so that a part of the service can be written,
+	// tested and wrapped on its own; Handler composes them all.
+	var groups []string
+	byGroup := map[string][]jen.Code{}
 	for _, m := range ir.Methods {
-		methods = append(methods, jen.Comment(methodDoc(m)), jen.Id(m.GoName).Params(handlerParams(m, "")...).Params(resultType(m, ""), jen.Error()))
+		if _, ok := byGroup[m.Group]; !ok {
+			groups = append(groups, m.Group)
+		}
+		byGroup[m.Group] = append(byGroup[m.Group], jen.Comment(methodDoc(m)), jen.Id(m.GoName).Params(handlerParams(m, "")...).Params(resultType(m, ""), jen.Error()))
 	}
-	f.Comment("Handler has one method per RPC method of the schema. impl/rpc implements it over the ledger; a method added")
-	f.Comment("to the schema breaks the build until it is written.")
-	f.Type().Id("Handler").Interface(methods...)
+	var all []jen.Code
+	for _, g := range groups {
+		f.Comment(fmt.Sprintf("%s has the methods of the group %s (schema/methods/%s.yaml).", groupHandlerName(g), g, g))
+		f.Type().Id(groupHandlerName(g)).Interface(byGroup[g]...)
+		all = append(all, jen.Id(groupHandlerName(g)))
+	}
+	f.Comment("Handler has one method per RPC method of the schema, one embedded interface per group. impl/rpc implements")
+	f.Comment("it over the ledger; a method added to the schema breaks the build until it is written.")
+	f.Type().Id("Handler").Interface(all...)
 
 	// Stub: func fields for tests; a nil field answers that the method is not available.
 	var fields []jen.Code

@@ -46,6 +46,7 @@ func resultName(method string) string       { return goName(method) + "Result" }
 func notificationName(method string) string { return goName(method) + "Notification" }
 func callName(method string) string         { return "call" + goName(method) }
 func methodConstName(method string) string  { return "Method" + goName(method) }
+func groupHandlerName(group string) string  { return goName(group) + "Handler" }
 func errorCtorName(name string) string      { return "New" + name + "Error" }
 func errorCodeName(name string) string      { return "Code" + name }
 

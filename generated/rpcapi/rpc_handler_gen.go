@@ -5,9 +5,8 @@ package rpcapi
 
 import "context"
 
-// Handler has one method per RPC method of the schema. impl/rpc implements it over the ledger; a method added
-// to the schema breaks the build until it is written.
-type Handler interface {
+// AccountsHandler has the methods of the group accounts (schema/methods/accounts.yaml).
+type AccountsHandler interface {
 	// GetAccountInfo implements getAccountInfo: Returns all information associated with the account of the provided Pubkey.
 	GetAccountInfo(ctx context.Context, p *GetAccountInfoParams) (GetAccountInfoResult, error)
 	// GetBalance implements getBalance: Returns the lamport balance of the account of the provided Pubkey.
@@ -24,6 +23,10 @@ type Handler interface {
 	GetSupply(ctx context.Context, p *GetSupplyParams) (GetSupplyResult, error)
 	// RequestAirdrop implements requestAirdrop: Requests an airdrop of lamports to a Pubkey from the node's faucet.
 	RequestAirdrop(ctx context.Context, p *RequestAirdropParams) (RequestAirdropResult, error)
+}
+
+// BlocksHandler has the methods of the group blocks (schema/methods/blocks.yaml).
+type BlocksHandler interface {
 	// GetBlock implements getBlock: Returns identity and transaction information about a confirmed block in the ledger.
 	GetBlock(ctx context.Context, p *GetBlockParams) (GetBlockResult, error)
 	// GetBlockHeight implements getBlockHeight: Returns the current block height of the node.
@@ -38,6 +41,10 @@ type Handler interface {
 	GetFirstAvailableBlock(ctx context.Context) (GetFirstAvailableBlockResult, error)
 	// MinimumLedgerSlot implements minimumLedgerSlot: Returns the lowest slot the node has information about in its ledger.
 	MinimumLedgerSlot(ctx context.Context) (MinimumLedgerSlotResult, error)
+}
+
+// CheatsHandler has the methods of the group cheats (schema/methods/cheats.yaml).
+type CheatsHandler interface {
 	// SurfnetSetAccount implements surfnet_setAccount: Sets or updates an account's lamports, data, owner, executable flag and rent epoch.
 	SurfnetSetAccount(ctx context.Context, p *SurfnetSetAccountParams) (SurfnetSetAccountResult, error)
 	// SurfnetSetTokenAccount implements surfnet_setTokenAccount: Sets or updates the associated token account of an owner and a mint.
@@ -88,6 +95,10 @@ type Handler interface {
 	LedgerdDumpState(ctx context.Context, p *LedgerdDumpStateParams) (LedgerdDumpStateResult, error)
 	// SurfnetOfflineAccount implements surfnet_offlineAccount: Keeps an account, and optionally the accounts it owns, from being fetched from the forked cluster.
 	SurfnetOfflineAccount(ctx context.Context, p *SurfnetOfflineAccountParams) (SurfnetOfflineAccountResult, error)
+}
+
+// ClusterHandler has the methods of the group cluster (schema/methods/cluster.yaml).
+type ClusterHandler interface {
 	// GetEpochInfo implements getEpochInfo: Returns information about the current epoch.
 	GetEpochInfo(ctx context.Context, p *GetEpochInfoParams) (GetEpochInfoResult, error)
 	// GetEpochSchedule implements getEpochSchedule: Returns the epoch schedule of the cluster.
@@ -100,6 +111,10 @@ type Handler interface {
 	GetInflationReward(ctx context.Context, p *GetInflationRewardParams) (GetInflationRewardResult, error)
 	// GetClusterNodes implements getClusterNodes: Returns the nodes participating in the cluster.
 	GetClusterNodes(ctx context.Context) (GetClusterNodesResult, error)
+}
+
+// DeprecatedHandler has the methods of the group deprecated (schema/methods/deprecated.yaml).
+type DeprecatedHandler interface {
 	/*
 	   GetConfirmedBlock implements getConfirmedBlock: DEPRECATED: use getBlock. Returns identity and transaction information about a confirmed block.
 
@@ -160,6 +175,10 @@ type Handler interface {
 	   Deprecated: use getHighestSnapshotSlot.
 	*/
 	GetSnapshotSlot(ctx context.Context) (GetSnapshotSlotResult, error)
+}
+
+// FeesHandler has the methods of the group fees (schema/methods/fees.yaml).
+type FeesHandler interface {
 	// GetLatestBlockhash implements getLatestBlockhash: Returns the latest blockhash and the last block height at which it is valid.
 	GetLatestBlockhash(ctx context.Context, p *GetLatestBlockhashParams) (GetLatestBlockhashResult, error)
 	// IsBlockhashValid implements isBlockhashValid: Returns whether a blockhash is still valid for new transactions.
@@ -168,6 +187,10 @@ type Handler interface {
 	GetFeeForMessage(ctx context.Context, p *GetFeeForMessageParams) (GetFeeForMessageResult, error)
 	// GetRecentPrioritizationFees implements getRecentPrioritizationFees: Returns the prioritization fees paid in recent blocks.
 	GetRecentPrioritizationFees(ctx context.Context, p *GetRecentPrioritizationFeesParams) (GetRecentPrioritizationFeesResult, error)
+}
+
+// NodeHandler has the methods of the group node (schema/methods/node.yaml).
+type NodeHandler interface {
 	// GetGenesisHash implements getGenesisHash: Returns the genesis hash of the cluster.
 	GetGenesisHash(ctx context.Context) (GetGenesisHashResult, error)
 	// GetIdentity implements getIdentity: Returns the identity pubkey of this node.
@@ -178,10 +201,18 @@ type Handler interface {
 	GetHealth(ctx context.Context) (GetHealthResult, error)
 	// GetHighestSnapshotSlot implements getHighestSnapshotSlot: Returns the slots of the newest full and incremental snapshots.
 	GetHighestSnapshotSlot(ctx context.Context) (GetHighestSnapshotSlotResult, error)
+}
+
+// ReplicaHandler has the methods of the group replica (schema/methods/replica.yaml).
+type ReplicaHandler interface {
 	// LedgerdGetGenesis implements ledgerd_getGenesis: Returns the chain's genesis configuration, for a node that follows this one.
 	LedgerdGetGenesis(ctx context.Context) (LedgerdGetGenesisResult, error)
 	// LedgerdGetBlockRecords implements ledgerd_getBlockRecords: Returns consecutive confirmed blocks as the node stores them, for a node that follows this one.
 	LedgerdGetBlockRecords(ctx context.Context, p *LedgerdGetBlockRecordsParams) (LedgerdGetBlockRecordsResult, error)
+}
+
+// SlotsHandler has the methods of the group slots (schema/methods/slots.yaml).
+type SlotsHandler interface {
 	// GetSlot implements getSlot: Returns the slot of the bank at the given commitment.
 	GetSlot(ctx context.Context, p *GetSlotParams) (GetSlotResult, error)
 	// GetSlotLeader implements getSlotLeader: Returns the identity of the leader of the current slot.
@@ -200,12 +231,20 @@ type Handler interface {
 	GetBlockCommitment(ctx context.Context, p *GetBlockCommitmentParams) (GetBlockCommitmentResult, error)
 	// GetBlockProduction implements getBlockProduction: Returns leader slots and produced blocks per validator over a slot range.
 	GetBlockProduction(ctx context.Context, p *GetBlockProductionParams) (GetBlockProductionResult, error)
+}
+
+// StakingHandler has the methods of the group staking (schema/methods/staking.yaml).
+type StakingHandler interface {
 	// GetStakeActivation implements getStakeActivation: Returns the activation state of a stake account.
 	GetStakeActivation(ctx context.Context, p *GetStakeActivationParams) (GetStakeActivationResult, error)
 	// GetStakeMinimumDelegation implements getStakeMinimumDelegation: Returns the minimum amount of lamports a stake account may delegate.
 	GetStakeMinimumDelegation(ctx context.Context, p *GetStakeMinimumDelegationParams) (GetStakeMinimumDelegationResult, error)
 	// GetVoteAccounts implements getVoteAccounts: Returns the vote accounts of the current bank and their stake.
 	GetVoteAccounts(ctx context.Context, p *GetVoteAccountsParams) (GetVoteAccountsResult, error)
+}
+
+// SubscriptionsHandler has the methods of the group subscriptions (schema/methods/subscriptions.yaml).
+type SubscriptionsHandler interface {
 	// AccountSubscribe implements accountSubscribe: Subscribes to changes of one account's lamports or data.
 	AccountSubscribe(ctx context.Context, p *AccountSubscribeParams) (AccountSubscribeResult, error)
 	// AccountUnsubscribe implements accountUnsubscribe: Cancels an account subscription.
@@ -266,6 +305,10 @@ type Handler interface {
 	RootSubscribe(ctx context.Context) (RootSubscribeResult, error)
 	// RootUnsubscribe implements rootUnsubscribe: Cancels a root subscription.
 	RootUnsubscribe(ctx context.Context, p *RootUnsubscribeParams) (RootUnsubscribeResult, error)
+}
+
+// TokensHandler has the methods of the group tokens (schema/methods/tokens.yaml).
+type TokensHandler interface {
 	// GetTokenAccountBalance implements getTokenAccountBalance: Returns the token balance of an SPL Token or Token-2022 account.
 	GetTokenAccountBalance(ctx context.Context, p *GetTokenAccountBalanceParams) (GetTokenAccountBalanceResult, error)
 	// GetTokenSupply implements getTokenSupply: Returns the total supply of an SPL Token or Token-2022 mint.
@@ -276,6 +319,10 @@ type Handler interface {
 	GetTokenAccountsByOwner(ctx context.Context, p *GetTokenAccountsByOwnerParams) (GetTokenAccountsByOwnerResult, error)
 	// GetTokenAccountsByDelegate implements getTokenAccountsByDelegate: Returns all SPL Token and Token-2022 accounts with the given approved delegate.
 	GetTokenAccountsByDelegate(ctx context.Context, p *GetTokenAccountsByDelegateParams) (GetTokenAccountsByDelegateResult, error)
+}
+
+// TransactionsHandler has the methods of the group transactions (schema/methods/transactions.yaml).
+type TransactionsHandler interface {
 	// GetTransaction implements getTransaction: Returns a confirmed transaction, with its status metadata, by its signature.
 	GetTransaction(ctx context.Context, p *GetTransactionParams) (GetTransactionResult, error)
 	// GetTransactionCount implements getTransactionCount: Returns the number of transactions processed since genesis.
@@ -288,6 +335,24 @@ type Handler interface {
 	SendTransaction(ctx context.Context, p *SendTransactionParams) (SendTransactionResult, error)
 	// SimulateTransaction implements simulateTransaction: Simulates executing a transaction without submitting it.
 	SimulateTransaction(ctx context.Context, p *SimulateTransactionParams) (SimulateTransactionResult, error)
+}
+
+// Handler has one method per RPC method of the schema, one embedded interface per group. impl/rpc implements
+// it over the ledger; a method added to the schema breaks the build until it is written.
+type Handler interface {
+	AccountsHandler
+	BlocksHandler
+	CheatsHandler
+	ClusterHandler
+	DeprecatedHandler
+	FeesHandler
+	NodeHandler
+	ReplicaHandler
+	SlotsHandler
+	StakingHandler
+	SubscriptionsHandler
+	TokensHandler
+	TransactionsHandler
 }
 
 // Stub is a Handler made of func fields, for tests. A method whose field is nil answers MethodNotAvailable.
