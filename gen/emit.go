@@ -129,14 +129,18 @@ func emitTypes(ir *IR) *jen.File {
 		}
 		switch d.Kind {
 		case DAlias:
-			f.Type().Id(d.Name).Op("=").Add(typ(d.Target, ""))
-			if len(d.Enum) > 0 {
-				var cs []jen.Code
-				for _, v := range d.Enum {
-					cs = append(cs, jen.Id(d.Name+goName(v)).Op("=").Lit(v))
-				}
-				f.Const().Defs(cs...)
+			if len(d.Enum) == 0 {
+				f.Type().Id(d.Name).Op("=").Add(typ(d.Target, ""))
+				break
 			}
+			// An enum is a type of its own with its values as constants, so that a value of another enum, or
+			// any string, does not pass for it without a conversion.
+			f.Type().Id(d.Name).Add(typ(d.Target, ""))
+			var cs []jen.Code
+			for _, v := range d.Enum {
+				cs = append(cs, jen.Id(enumConstName(d.Name, v)).Id(d.Name).Op("=").Lit(v))
+			}
+			f.Const().Defs(cs...)
 		case DStruct:
 			var fields []jen.Code
 			for _, fl := range d.Fields {

@@ -115,7 +115,7 @@ func (v *validator) check(t *GoType, expr, path string) []jen.Code {
 			}
 			out = append(out, jen.Switch(jen.Id(expr)).Block(
 				jen.Case(lits...),
-				jen.Default().Block(fail(jen.Lit("unknown variant `").Op("+").Id(expr).Op("+").Lit("`, expected one of "+quoteList(c.Enum)))),
+				jen.Default().Block(fail(jen.Lit("unknown variant `").Op("+").String().Call(jen.Id(expr)).Op("+").Lit("`, expected one of "+quoteList(c.Enum)))),
 			))
 		}
 		if t.Prim != "string" && t.Prim != "bool" {

@@ -41,14 +41,15 @@ func goName(wire string) string {
 }
 
 // Go names of the per-method declarations.
-func paramsName(method string) string       { return goName(method) + "Params" }
-func resultName(method string) string       { return goName(method) + "Result" }
-func notificationName(method string) string { return goName(method) + "Notification" }
-func callName(method string) string         { return "call" + goName(method) }
-func methodConstName(method string) string  { return "Method" + goName(method) }
-func groupHandlerName(group string) string  { return goName(group) + "Handler" }
-func errorCtorName(name string) string      { return "New" + name + "Error" }
-func errorCodeName(name string) string      { return "Code" + name }
+func paramsName(method string) string        { return goName(method) + "Params" }
+func resultName(method string) string        { return goName(method) + "Result" }
+func notificationName(method string) string  { return goName(method) + "Notification" }
+func callName(method string) string          { return "call" + goName(method) }
+func methodConstName(method string) string   { return "Method" + goName(method) }
+func groupHandlerName(group string) string   { return goName(group) + "Handler" }
+func enumConstName(typ, value string) string { return typ + goName(value) }
+func errorCtorName(name string) string       { return "New" + name + "Error" }
+func errorCodeName(name string) string       { return "Code" + name }
 
 // sdkRuntimeNames are the names the TypeScript SDK declares itself; no schema type may take one.
 var sdkRuntimeNames = []string{

@@ -133,7 +133,7 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 	_, url = startBinary(t, bin, flags...)
 	c = rpcclient.New(url)
 	for i, k := range keys {
-		fin := "finalized"
+		fin := rpcapi.CommitmentFinalized
 		bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k, Config: &rpcapi.ContextConfig{Commitment: &fin}})
 		if err != nil {
 			t.Fatal(err)

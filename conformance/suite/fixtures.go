@@ -276,7 +276,7 @@ func findOwnedBy(name string, program core.Pubkey) func(ctx context.Context, e *
 	return func(ctx context.Context, e *Env) (Vars, error) {
 		cctx, cancel := e.withTimeout(ctx)
 		defer cancel()
-		enc := rpcapi.AccountEncoding("base64")
+		enc := rpcapi.AccountEncodingBase64
 		res, err := e.client.GetProgramAccounts(cctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
 			Config: &rpcapi.ProgramAccountsConfig{Encoding: &enc, DataSlice: &rpcapi.DataSlice{}}})
 		if err != nil {
@@ -351,8 +351,8 @@ func (e *Env) waitFinalized(ctx context.Context, sig string) (uint64, error) {
 				return 0, fmt.Errorf("the transaction failed: %s", mustJSON(s.Err))
 			}
 			if s.ConfirmationStatus != nil {
-				last = *s.ConfirmationStatus
-				if last == rpcapi.TransactionConfirmationStatusFinalized {
+				last = string(*s.ConfirmationStatus)
+				if *s.ConfirmationStatus == rpcapi.TransactionConfirmationStatusFinalized {
 					return s.Slot, nil
 				}
 			}

@@ -89,14 +89,14 @@ func (v *AccountDataParsed) UnmarshalJSON(data []byte) error {
 }
 
 // AccountEncoding: How account data is encoded in `data`. `binary` is the legacy form (a bare base-58 string) and is the default of getAccountInfo, getProgramAccounts and getTokenAccountsBy*; getMultipleAccounts defaults to `base64`. `base58` (and `binary`) only work for account data of at most 128 bytes (after dataSlice). `base64+zstd` compresses the data with Zstandard before base-64 encoding it. `jsonParsed` uses the owning program's state parser and falls back to `base64` (data is then `[string, "base64"]`) when no parser accepts the account.
-type AccountEncoding = string
+type AccountEncoding string
 
 const (
-	AccountEncodingBinary     = "binary"
-	AccountEncodingBase58     = "base58"
-	AccountEncodingBase64     = "base64"
-	AccountEncodingBase64Zstd = "base64+zstd"
-	AccountEncodingJsonParsed = "jsonParsed"
+	AccountEncodingBinary     AccountEncoding = "binary"
+	AccountEncodingBase58     AccountEncoding = "base58"
+	AccountEncodingBase64     AccountEncoding = "base64"
+	AccountEncodingBase64Zstd AccountEncoding = "base64+zstd"
+	AccountEncodingJsonParsed AccountEncoding = "jsonParsed"
 )
 
 // AccountInfoConfig: Config of the account-reading methods (getAccountInfo, getMultipleAccounts, getTokenAccountsByOwner, getTokenAccountsByDelegate). Unknown keys are ignored.
@@ -377,12 +377,12 @@ func (v *ClusterNode) UnmarshalJSON(data []byte) error {
 }
 
 // Commitment: How finalized the bank a request reads must be. When omitted the node uses finalized.
-type Commitment = string
+type Commitment string
 
 const (
-	CommitmentProcessed = "processed"
-	CommitmentConfirmed = "confirmed"
-	CommitmentFinalized = "finalized"
+	CommitmentProcessed Commitment = "processed"
+	CommitmentConfirmed Commitment = "confirmed"
+	CommitmentFinalized Commitment = "finalized"
 )
 
 // CommitmentConfig: A config object that only carries a commitment.
@@ -1889,13 +1889,13 @@ func (v *Reward) UnmarshalJSON(data []byte) error {
 }
 
 // RewardType: The kind of a reward. The specification names them in lower case (fee, rent, voting, staking); on the wire the reference node writes the variant names `Fee`, `Rent`, `Staking`, `Voting`, which is what clients (@solana/kit) expect.
-type RewardType = string
+type RewardType string
 
 const (
-	RewardTypeFee     = "Fee"
-	RewardTypeRent    = "Rent"
-	RewardTypeStaking = "Staking"
-	RewardTypeVoting  = "Voting"
+	RewardTypeFee     RewardType = "Fee"
+	RewardTypeRent    RewardType = "Rent"
+	RewardTypeStaking RewardType = "Staking"
+	RewardTypeVoting  RewardType = "Voting"
 )
 
 type RootSubscribeNotification = Slot
@@ -2292,16 +2292,16 @@ func (v *SlotUpdateStats) UnmarshalJSON(data []byte) error {
 }
 
 // SlotUpdateType: The stage of a slot reported by a slotsUpdatesNotification: firstShredReceived (the first shred of the slot arrived), completed (all shreds arrived), createdBank (a bank was created; carries parent), frozen (the bank was frozen after replay; carries stats), dead (replay failed; carries err), optimisticConfirmation (a supermajority voted on it), root (it became a root).
-type SlotUpdateType = string
+type SlotUpdateType string
 
 const (
-	SlotUpdateTypeFirstShredReceived     = "firstShredReceived"
-	SlotUpdateTypeCompleted              = "completed"
-	SlotUpdateTypeCreatedBank            = "createdBank"
-	SlotUpdateTypeFrozen                 = "frozen"
-	SlotUpdateTypeDead                   = "dead"
-	SlotUpdateTypeOptimisticConfirmation = "optimisticConfirmation"
-	SlotUpdateTypeRoot                   = "root"
+	SlotUpdateTypeFirstShredReceived     SlotUpdateType = "firstShredReceived"
+	SlotUpdateTypeCompleted              SlotUpdateType = "completed"
+	SlotUpdateTypeCreatedBank            SlotUpdateType = "createdBank"
+	SlotUpdateTypeFrozen                 SlotUpdateType = "frozen"
+	SlotUpdateTypeDead                   SlotUpdateType = "dead"
+	SlotUpdateTypeOptimisticConfirmation SlotUpdateType = "optimisticConfirmation"
+	SlotUpdateTypeRoot                   SlotUpdateType = "root"
 )
 
 type SlotsUpdatesSubscribeNotification = SlotUpdate
@@ -2622,32 +2622,32 @@ func (v *TransactionConfig) UnmarshalJSON(data []byte) error {
 }
 
 // TransactionConfirmationStatus: The commitment a transaction's slot has reached in the cluster: `processed` (in a block the node has processed), `confirmed` (voted on by a supermajority), `finalized` (rooted by a supermajority).
-type TransactionConfirmationStatus = string
+type TransactionConfirmationStatus string
 
 const (
-	TransactionConfirmationStatusProcessed = "processed"
-	TransactionConfirmationStatusConfirmed = "confirmed"
-	TransactionConfirmationStatusFinalized = "finalized"
+	TransactionConfirmationStatusProcessed TransactionConfirmationStatus = "processed"
+	TransactionConfirmationStatusConfirmed TransactionConfirmationStatus = "confirmed"
+	TransactionConfirmationStatusFinalized TransactionConfirmationStatus = "finalized"
 )
 
 // TransactionDetails: How much of each transaction a block carries. `full` (the default): transactions with metadata; `accounts`: per transaction only its signatures, an annotated account list and the balance part of the metadata; `signatures`: only the block's transaction signatures; `none`: neither transactions nor signatures.
-type TransactionDetails = string
+type TransactionDetails string
 
 const (
-	TransactionDetailsFull       = "full"
-	TransactionDetailsAccounts   = "accounts"
-	TransactionDetailsSignatures = "signatures"
-	TransactionDetailsNone       = "none"
+	TransactionDetailsFull       TransactionDetails = "full"
+	TransactionDetailsAccounts   TransactionDetails = "accounts"
+	TransactionDetailsSignatures TransactionDetails = "signatures"
+	TransactionDetailsNone       TransactionDetails = "none"
 )
 
 // TransactionEncoding: How transactions are encoded in getBlock and getTransaction results. `json` (the default) gives the raw message with account indices; `jsonParsed` resolves account keys and decodes the instructions of known programs, falling back to the `json` form for instructions without a parser; `base58` (slow) and `base64` give the wire bytes as `[data, encoding]`.
-type TransactionEncoding = string
+type TransactionEncoding string
 
 const (
-	TransactionEncodingJson       = "json"
-	TransactionEncodingJsonParsed = "jsonParsed"
-	TransactionEncodingBase58     = "base58"
-	TransactionEncodingBase64     = "base64"
+	TransactionEncodingJson       TransactionEncoding = "json"
+	TransactionEncodingJsonParsed TransactionEncoding = "jsonParsed"
+	TransactionEncodingBase58     TransactionEncoding = "base58"
+	TransactionEncodingBase64     TransactionEncoding = "base64"
 )
 
 // TransactionError: Why a transaction failed, or null when it succeeded. The reference node writes the error enum in serde's externally tagged form: a variant without data is a bare string (`"BlockhashNotFound"`, `"InsufficientFundsForFee"`), a variant with data is a one-key object (`{"InstructionError":[0,{"Custom":1}]}`, `{"InsufficientFundsForRent":{"account_index":2}}`). The set of variants grows with the protocol, so the shape is left open here.

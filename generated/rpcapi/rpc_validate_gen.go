@@ -912,14 +912,14 @@ func (x *AccountInfoConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "binary", "base58", "base64", "base64+zstd", "jsonParsed":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
 		}
 	}
 	if x.DataSlice != nil {
@@ -934,7 +934,7 @@ func (x *ContextConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	return nil
@@ -944,14 +944,14 @@ func (x *ProgramAccountsConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "binary", "base58", "base64", "base64+zstd", "jsonParsed":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
 		}
 	}
 	if x.DataSlice != nil {
@@ -975,7 +975,7 @@ func (x *RequiredCommitmentConfig) validate(path string) error {
 	switch x.Commitment {
 	case "processed", "confirmed", "finalized":
 	default:
-		return invalidParam(path+".commitment", "unknown variant `"+x.Commitment+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+		return invalidParam(path+".commitment", "unknown variant `"+string(x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 	}
 	return nil
 }
@@ -984,14 +984,14 @@ func (x *GetLargestAccountsConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Filter != nil {
 		switch *x.Filter {
 		case "circulating", "nonCirculating":
 		default:
-			return invalidParam(path+".filter", "unknown variant `"+(*x.Filter)+"`, expected one of `circulating`, `nonCirculating`", "")
+			return invalidParam(path+".filter", "unknown variant `"+string((*x.Filter))+"`, expected one of `circulating`, `nonCirculating`", "")
 		}
 	}
 	return nil
@@ -1001,7 +1001,7 @@ func (x *GetSupplyConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	return nil
@@ -1011,7 +1011,7 @@ func (x *CommitmentConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	return nil
@@ -1021,7 +1021,7 @@ func (x *GetBlockConfig) validate(path string) error {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	if x.Config != nil {
@@ -1053,7 +1053,7 @@ func (x *TokenAccountUpdate) validate(path string) error {
 		switch *x.State {
 		case "uninitialized", "initialized", "frozen":
 		default:
-			return invalidParam(path+".state", "unknown variant `"+(*x.State)+"`, expected one of `uninitialized`, `initialized`, `frozen`", "")
+			return invalidParam(path+".state", "unknown variant `"+string((*x.State))+"`, expected one of `uninitialized`, `initialized`, `frozen`", "")
 		}
 	}
 	return nil
@@ -1083,14 +1083,14 @@ func (x *RpcProfileResultConfig) validate(path string) error {
 		switch *x.Encoding {
 		case "binary", "base58", "base64", "base64+zstd", "jsonParsed":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
 		}
 	}
 	if x.Depth != nil {
 		switch *x.Depth {
 		case "transaction", "instruction":
 		default:
-			return invalidParam(path+".depth", "unknown variant `"+(*x.Depth)+"`, expected one of `transaction`, `instruction`", "")
+			return invalidParam(path+".depth", "unknown variant `"+string((*x.Depth))+"`, expected one of `transaction`, `instruction`", "")
 		}
 	}
 	return nil
@@ -1100,7 +1100,7 @@ func (x *EpochConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	return nil
@@ -1110,7 +1110,7 @@ func (x *GetConfirmedBlockConfig) validate(path string) error {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	if x.Config != nil {
@@ -1152,7 +1152,7 @@ func (x *GetConfirmedSignaturesForAddress2Config) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	return nil
@@ -1162,7 +1162,7 @@ func (x *GetConfirmedTransactionConfig) validate(path string) error {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	if x.Config != nil {
@@ -1178,7 +1178,7 @@ func (x *GetLeaderScheduleConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Identity != nil {
@@ -1194,7 +1194,7 @@ func (x *GetBlockProductionConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Range != nil {
@@ -1215,7 +1215,7 @@ func (x *GetVoteAccountsConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.VotePubkey != nil {
@@ -1230,7 +1230,7 @@ func (x *LogsFilter) validate(path string) error {
 		switch *x.All {
 		case "all", "allWithVotes":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.All)+"`, expected one of `all`, `allWithVotes`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.All))+"`, expected one of `all`, `allWithVotes`", "")
 		}
 	}
 	if x.Mentions != nil {
@@ -1245,7 +1245,7 @@ func (x *ProgramSubscribeConfig) validate(path string) error {
 		switch *x.Encoding {
 		case "binary", "base58", "base64", "base64+zstd", "jsonParsed":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `binary`, `base58`, `base64`, `base64+zstd`, `jsonParsed`", "")
 		}
 	}
 	if x.DataSlice != nil {
@@ -1257,7 +1257,7 @@ func (x *ProgramSubscribeConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Filters != nil {
@@ -1277,7 +1277,7 @@ func (x *SignatureSubscribeConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	return nil
@@ -1287,7 +1287,7 @@ func (x *BlockSubscribeFilter) validate(path string) error {
 		switch *x.All {
 		case "all":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.All)+"`, expected one of `all`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.All))+"`, expected one of `all`", "")
 		}
 	}
 	if x.MentionsAccountOrProgram != nil {
@@ -1302,21 +1302,21 @@ func (x *BlockSubscribeConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	if x.TransactionDetails != nil {
 		switch *x.TransactionDetails {
 		case "full", "accounts", "signatures", "none":
 		default:
-			return invalidParam(path+".transactionDetails", "unknown variant `"+(*x.TransactionDetails)+"`, expected one of `full`, `accounts`, `signatures`, `none`", "")
+			return invalidParam(path+".transactionDetails", "unknown variant `"+string((*x.TransactionDetails))+"`, expected one of `full`, `accounts`, `signatures`, `none`", "")
 		}
 	}
 	return nil
@@ -1339,7 +1339,7 @@ func (x *GetTransactionConfig) validate(path string) error {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	if x.Config != nil {
@@ -1373,7 +1373,7 @@ func (x *GetSignaturesForAddressConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	return nil
@@ -1383,14 +1383,14 @@ func (x *SendTransactionConfig) validate(path string) error {
 		switch *x.PreflightCommitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".preflightCommitment", "unknown variant `"+(*x.PreflightCommitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".preflightCommitment", "unknown variant `"+string((*x.PreflightCommitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "base58", "base64", "binary", "json", "jsonParsed":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `base58`, `base64`, `binary`, `json`, `jsonParsed`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `base58`, `base64`, `binary`, `json`, `jsonParsed`", "")
 		}
 	}
 	return nil
@@ -1400,14 +1400,14 @@ func (x *SimulateTransactionConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "base58", "base64", "binary", "json", "jsonParsed":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `base58`, `base64`, `binary`, `json`, `jsonParsed`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `base58`, `base64`, `binary`, `json`, `jsonParsed`", "")
 		}
 	}
 	if x.Accounts != nil {
@@ -1435,7 +1435,7 @@ func (x *ProgramAccountsFilter) validate(path string) error {
 		switch *x.TokenAccountState {
 		case "tokenAccountState":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.TokenAccountState)+"`, expected one of `tokenAccountState`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.TokenAccountState))+"`, expected one of `tokenAccountState`", "")
 		}
 	}
 	return nil
@@ -1445,21 +1445,21 @@ func (x *BlockConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	if x.TransactionDetails != nil {
 		switch *x.TransactionDetails {
 		case "full", "accounts", "signatures", "none":
 		default:
-			return invalidParam(path+".transactionDetails", "unknown variant `"+(*x.TransactionDetails)+"`, expected one of `full`, `accounts`, `signatures`, `none`", "")
+			return invalidParam(path+".transactionDetails", "unknown variant `"+string((*x.TransactionDetails))+"`, expected one of `full`, `accounts`, `signatures`, `none`", "")
 		}
 	}
 	return nil
@@ -1483,21 +1483,21 @@ func (x *ConfirmedBlockConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	if x.TransactionDetails != nil {
 		switch *x.TransactionDetails {
 		case "full", "signatures", "none":
 		default:
-			return invalidParam(path+".transactionDetails", "unknown variant `"+(*x.TransactionDetails)+"`, expected one of `full`, `signatures`, `none`", "")
+			return invalidParam(path+".transactionDetails", "unknown variant `"+string((*x.TransactionDetails))+"`, expected one of `full`, `signatures`, `none`", "")
 		}
 	}
 	return nil
@@ -1507,14 +1507,14 @@ func (x *ConfirmedTransactionConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	return nil
@@ -1561,14 +1561,14 @@ func (x *TransactionConfig) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Encoding != nil {
 		switch *x.Encoding {
 		case "json", "jsonParsed", "base58", "base64":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `jsonParsed`, `base58`, `base64`", "")
 		}
 	}
 	return nil
@@ -1579,7 +1579,7 @@ func (x *SimulateTransactionConfigAccounts) validate(path string) error {
 		switch *x.Encoding {
 		case "base64", "base64+zstd", "jsonParsed":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `base64`, `base64+zstd`, `jsonParsed`", "base58 encoding not supported")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `base64`, `base64+zstd`, `jsonParsed`", "base58 encoding not supported")
 		}
 	}
 	if x.addressesBytes, err = decodeBase58List(x.Addresses, 32, ""); err != nil {
@@ -1601,7 +1601,7 @@ func (x *MemcmpFilter) validate(path string) error {
 		switch *x.Encoding {
 		case "base58", "base64":
 		default:
-			return invalidParam(path+".encoding", "unknown variant `"+(*x.Encoding)+"`, expected one of `base58`, `base64`", "")
+			return invalidParam(path+".encoding", "unknown variant `"+string((*x.Encoding))+"`, expected one of `base58`, `base64`", "")
 		}
 	}
 	return nil

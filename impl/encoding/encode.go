@@ -47,7 +47,7 @@ type Options struct {
 // EncodeAccount renders acct, stored at pubkey, in the given encoding. slice may be nil. The
 // only client error is the -32600 of rpcapi.NewOversizedBase58DataError, for binary or base58
 // data over MaxBase58Bytes after slicing, outside notifications.
-func EncodeAccount(acct runtime.Account, pubkey core.Pubkey, encoding string, slice *rpcapi.DataSlice, opts Options) (rpcapi.UiAccount, error) {
+func EncodeAccount(acct runtime.Account, pubkey core.Pubkey, encoding rpcapi.AccountEncoding, slice *rpcapi.DataSlice, opts Options) (rpcapi.UiAccount, error) {
 	data, err := encodeData(acct, pubkey, encoding, slice, opts)
 	if err != nil {
 		return rpcapi.UiAccount{}, err
@@ -62,7 +62,7 @@ func EncodeAccount(acct runtime.Account, pubkey core.Pubkey, encoding string, sl
 	}, nil
 }
 
-func encodeData(acct runtime.Account, pubkey core.Pubkey, encoding string, slice *rpcapi.DataSlice, opts Options) (rpcapi.AccountData, error) {
+func encodeData(acct runtime.Account, pubkey core.Pubkey, encoding rpcapi.AccountEncoding, slice *rpcapi.DataSlice, opts Options) (rpcapi.AccountData, error) {
 	switch encoding {
 	case Binary, Base58:
 		sliced := SliceData(acct.Data, slice)
@@ -97,8 +97,8 @@ func encodeData(acct runtime.Account, pubkey core.Pubkey, encoding string, slice
 	}
 }
 
-func pair(text, encoding string) rpcapi.AccountData {
-	return rpcapi.AccountData{Encoded: &[2]string{text, encoding}}
+func pair(text string, encoding rpcapi.AccountEncoding) rpcapi.AccountData {
+	return rpcapi.AccountData{Encoded: &[2]string{text, string(encoding)}}
 }
 
 // SliceData applies a dataSlice: an offset at or past the end gives no data, and a length

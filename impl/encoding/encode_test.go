@@ -66,7 +66,7 @@ func TestEncodeAccount(t *testing.T) {
 	tests := []struct {
 		name     string
 		acct     runtime.Account
-		encoding string
+		encoding rpcapi.AccountEncoding
 		slice    *rpcapi.DataSlice
 		opts     Options
 		want     string // the UiAccount's JSON
@@ -163,7 +163,7 @@ func TestEncodeAccount(t *testing.T) {
 func TestEncodeAccountUnknownEncoding(t *testing.T) {
 	t.Parallel()
 	for _, enc := range []string{"", "json", "Base64", "base64+zstd ", "jsonparsed"} {
-		_, err := EncodeAccount(runtime.Account{}, core.Pubkey{}, enc, nil, Options{})
+		_, err := EncodeAccount(runtime.Account{}, core.Pubkey{}, rpcapi.AccountEncoding(enc), nil, Options{})
 		if !errors.Is(err, ErrUnknownEncoding) {
 			t.Errorf("encoding %q: err = %v, want ErrUnknownEncoding", enc, err)
 		}
@@ -200,7 +200,7 @@ func TestBase64ZstdRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: EncodeAccount: %v", tt.name, err)
 		}
-		if got.Data.Encoded == nil || got.Data.Encoded[1] != Base64Zstd {
+		if got.Data.Encoded == nil || got.Data.Encoded[1] != string(Base64Zstd) {
 			t.Fatalf("%s: data = %s, want a base64+zstd pair", tt.name, mustJSON(t, got.Data))
 		}
 		if got.Space != uint64(len(tt.data)) {
@@ -258,10 +258,10 @@ func TestNotificationTextMatchesShape(t *testing.T) {
 	t.Parallel()
 	acct := runtime.Account{Owner: otherOwner, Data: bytes.Repeat([]byte{7}, 1000)}
 	for enc, want := range map[string]string{
-		Binary: `"error: data too large for bs58 encoding"`,
-		Base58: `["error: data too large for bs58 encoding","base58"]`,
+		string(Binary): `"error: data too large for bs58 encoding"`,
+		string(Base58): `["error: data too large for bs58 encoding","base58"]`,
 	} {
-		got, err := EncodeAccount(acct, core.Pubkey{}, enc, slice(0, 200), Options{Notification: true})
+		got, err := EncodeAccount(acct, core.Pubkey{}, rpcapi.AccountEncoding(enc), slice(0, 200), Options{Notification: true})
 		if err != nil {
 			t.Fatalf("%s: %v", enc, err)
 		}

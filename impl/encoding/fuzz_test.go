@@ -24,7 +24,7 @@ var (
 		sysvar.SlotHashesID, sysvar.StakeHistoryID, sysvar.SlotHistoryID, sysvar.EpochRewardsID,
 		sysvar.LastRestartSlotID, sysvar.RewardsID, sysvar.InstructionsID, {5},
 	}
-	fuzzEncodings = []string{Binary, Base58, Base64, Base64Zstd, JSONParsed}
+	fuzzEncodings = []rpcapi.AccountEncoding{Binary, Base58, Base64, Base64Zstd, JSONParsed}
 )
 
 // FuzzEncodeAccount feeds arbitrary data, owner, address, encoding and slice through
@@ -61,8 +61,8 @@ func FuzzEncodeAccount(f *testing.F) {
 	}
 	for i, s := range seeds {
 		enc := fuzzEncodings[i%len(fuzzEncodings)]
-		f.Add(s.data, s.owner, s.pubkey, enc, false, uint64(0), uint64(0), false)
-		f.Add(s.data, s.owner, s.pubkey, JSONParsed, true, uint64(1), uint64(129), i%2 == 0)
+		f.Add(s.data, s.owner, s.pubkey, string(enc), false, uint64(0), uint64(0), false)
+		f.Add(s.data, s.owner, s.pubkey, string(JSONParsed), true, uint64(1), uint64(129), i%2 == 0)
 	}
 	f.Add([]byte{1, 2, 3}, uint8(2), uint8(0), "base64+zstd", true, ^uint64(0), ^uint64(0), false)
 	f.Add(bytes.Repeat([]byte{1}, 129), uint8(2), uint8(0), "binary", false, uint64(0), uint64(0), true)
@@ -72,7 +72,8 @@ func FuzzEncodeAccount(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, ownerSel, pubkeySel uint8, encoding string, hasSlice bool, offset, length uint64, notification bool) {
+	f.Fuzz(func(t *testing.T, data []byte, ownerSel, pubkeySel uint8, name string, hasSlice bool, offset, length uint64, notification bool) {
+		encoding := rpcapi.AccountEncoding(name)
 		acct := runtime.Account{Lamports: 3, Owner: fuzzOwners[int(ownerSel)%len(fuzzOwners)], RentEpoch: 1, Data: data}
 		pubkey := fuzzPubkeys[int(pubkeySel)%len(fuzzPubkeys)]
 		var ds *rpcapi.DataSlice
@@ -120,7 +121,8 @@ func FuzzEncodeAccount(f *testing.F) {
 		if set != 1 {
 			t.Fatalf("%d union members set", set)
 		}
-		var text, as string
+		var text string
+		var as rpcapi.AccountEncoding
 		switch {
 		case d.Parsed != nil:
 			if encoding != JSONParsed || d.Parsed.Space != uint64(len(data)) {
@@ -130,7 +132,7 @@ func FuzzEncodeAccount(f *testing.F) {
 		case d.Binary != nil:
 			text, as = *d.Binary, Base58
 		default:
-			text, as = d.Encoded[0], d.Encoded[1]
+			text, as = d.Encoded[0], rpcapi.AccountEncoding(d.Encoded[1])
 		}
 		if text == DataTooLargeForBase58 && as == Base58 {
 			if !notification || len(sliced) <= MaxBase58Bytes {

@@ -96,7 +96,7 @@ func loadedFor(tx *core.Transaction, loaded *core.LoadedAddresses) *core.LoadedA
 // return it, in encoding json, jsonParsed, base58 or base64. withVersion adds `version` (the
 // request set maxSupportedTransactionVersion; the caller has applied CheckVersion);
 // showRewards false gives `rewards: null`.
-func EncodeTransaction(tx TxWithMeta, encoding string, withVersion, showRewards bool) (rpcapi.EncodedTransactionWithMeta, error) {
+func EncodeTransaction(tx TxWithMeta, encoding rpcapi.TransactionEncoding, withVersion, showRewards bool) (rpcapi.EncodedTransactionWithMeta, error) {
 	var out rpcapi.EncodedTransactionWithMeta
 	loaded := loadedFor(tx.Tx, tx.Loaded)
 	keys := tx.Tx.Message.FullAccountKeys(loaded)
@@ -113,9 +113,9 @@ func EncodeTransaction(tx TxWithMeta, encoding string, withVersion, showRewards 
 		out.Transaction.Json = &rpcapi.UiTransaction{Signatures: signatures(tx.Tx), Message: rpcapi.UiMessage{Parsed: &msg}}
 		parsed = true
 	case rpcapi.TransactionEncodingBase58:
-		out.Transaction.Binary = &[2]string{base58.Encode(tx.Tx.Serialize()), encoding}
+		out.Transaction.Binary = &[2]string{base58.Encode(tx.Tx.Serialize()), string(encoding)}
 	case rpcapi.TransactionEncodingBase64:
-		out.Transaction.Binary = &[2]string{base64.StdEncoding.EncodeToString(tx.Tx.Serialize()), encoding}
+		out.Transaction.Binary = &[2]string{base64.StdEncoding.EncodeToString(tx.Tx.Serialize()), string(encoding)}
 	default:
 		return out, fmt.Errorf("parse: unsupported transaction encoding %q", encoding)
 	}

@@ -80,7 +80,7 @@ func TestSchemaExampleTransfer(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		encoding string
+		encoding rpcapi.TransactionEncoding
 		vars     map[string]string
 		tx       string
 	}{
@@ -114,7 +114,7 @@ func TestSchemaExampleTransfer(t *testing.T) {
 		{rpcapi.TransactionEncodingBase58, vars, `["$b58", "base58"]`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.encoding, func(t *testing.T) {
+		t.Run(string(tt.encoding), func(t *testing.T) {
 			t.Parallel()
 			got, err := EncodeTransaction(schemaTransferTx(t), tt.encoding, true, true)
 			if err != nil {
@@ -142,7 +142,7 @@ func TestEncodeOptions(t *testing.T) {
 	})
 
 	for _, enc := range []string{"binary", "JSON", ""} {
-		if _, err := EncodeTransaction(tx, enc, false, true); err == nil {
+		if _, err := EncodeTransaction(tx, rpcapi.TransactionEncoding(enc), false, true); err == nil {
 			t.Errorf("encoding %q: no error", enc)
 		}
 	}
@@ -159,13 +159,13 @@ func TestEncodeOptions(t *testing.T) {
 func TestNewTransferTxBinary(t *testing.T) {
 	t.Parallel()
 	tx := core.NewTransferTx(keypair(1), key(2), 42, core.HashBytes([]byte("blockhash")))
-	for _, enc := range []string{rpcapi.TransactionEncodingBase58, rpcapi.TransactionEncodingBase64} {
+	for _, enc := range []rpcapi.TransactionEncoding{rpcapi.TransactionEncodingBase58, rpcapi.TransactionEncodingBase64} {
 		got, err := EncodeTransaction(TxWithMeta{Tx: tx, Meta: &Meta{}}, enc, false, true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		bin := got.Transaction.Binary
-		if bin == nil || bin[1] != enc {
+		if bin == nil || bin[1] != string(enc) {
 			t.Fatalf("%s: transaction = %+v", enc, got.Transaction)
 		}
 		var raw []byte
@@ -323,7 +323,7 @@ func TestV0WithoutLookups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, enc := range []string{rpcapi.TransactionEncodingJson, rpcapi.TransactionEncodingJsonParsed} {
+	for _, enc := range []rpcapi.TransactionEncoding{rpcapi.TransactionEncodingJson, rpcapi.TransactionEncodingJsonParsed} {
 		got, err := EncodeTransaction(TxWithMeta{Tx: tx}, enc, false, true)
 		if err != nil {
 			t.Fatal(err)
@@ -435,7 +435,7 @@ func TestReturnData(t *testing.T) {
 	t.Parallel()
 	tx := schemaTransferTx(t)
 	tx.Meta.ReturnData = &runtime.ReturnData{ProgramID: core.MemoProgramID, Data: []byte("hello")}
-	for _, enc := range []string{rpcapi.TransactionEncodingJson, rpcapi.TransactionEncodingJsonParsed} {
+	for _, enc := range []rpcapi.TransactionEncoding{rpcapi.TransactionEncodingJson, rpcapi.TransactionEncodingJsonParsed} {
 		got, err := EncodeTransaction(tx, enc, false, true)
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"ledgerd/impl/runtime"
 )
 
-var allEncodings = []string{
+var allEncodings = []rpcapi.TransactionEncoding{
 	rpcapi.TransactionEncodingJson, rpcapi.TransactionEncodingJsonParsed,
 	rpcapi.TransactionEncodingBase58, rpcapi.TransactionEncodingBase64,
 }

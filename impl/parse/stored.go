@@ -164,7 +164,7 @@ func BlockRewards(in []ledger.Reward) []rpcapi.Reward {
 	for i, r := range in {
 		out[i] = rpcapi.Reward{Pubkey: r.Pubkey.String(), Lamports: r.Lamports, PostBalance: r.PostBalance, Commission: r.Commission}
 		if r.RewardType != "" {
-			kind := r.RewardType
+			kind := rpcapi.RewardType(r.RewardType)
 			out[i].RewardType = &kind
 		}
 	}

@@ -188,7 +188,7 @@ func BenchmarkHubMemory(b *testing.B) {
 	for range b.N {
 		before := heap()
 		h := pubsub.New(l, pubsub.Config{})
-		commitment := "confirmed"
+		commitment := rpcapi.CommitmentConfirmed
 		for c := range benchConns {
 			conn := &nopConn{id: c}
 			for range benchPerConn {

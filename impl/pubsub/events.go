@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
 )
@@ -274,9 +275,9 @@ func (h *Hub) onFrozen(it *item) {
 			}
 		}
 	}
-	h.slotUpdate(it, "completed", ev.Slot, nil, nil)
+	h.slotUpdate(it, rpcapi.SlotUpdateTypeCompleted, ev.Slot, nil, nil)
 	if ev.Block != nil {
-		h.slotUpdate(it, "frozen", ev.Slot, nil, frozenStats(ev.Block))
+		h.slotUpdate(it, rpcapi.SlotUpdateTypeFrozen, ev.Slot, nil, frozenStats(ev.Block))
 	}
 }
 
@@ -331,7 +332,7 @@ func (h *Hub) onConfirmed(it *item) {
 	if rec := h.w.records[it.ev.Slot]; rec != nil {
 		h.reach(it.seq, it.ev.Slot, ledger.Confirmed, rec)
 	}
-	h.slotUpdate(it, "optimisticConfirmation", it.ev.Slot, nil, nil)
+	h.slotUpdate(it, rpcapi.SlotUpdateTypeOptimisticConfirmation, it.ev.Slot, nil, nil)
 }
 
 func (h *Hub) onRooted(it *item) {
@@ -350,7 +351,7 @@ func (h *Hub) onRooted(it *item) {
 	}
 	w.root = max(w.root, slot)
 	h.broadcast(it.seq, func() subList { return h.roots }, slot)
-	h.slotUpdate(it, "root", slot, nil, nil)
+	h.slotUpdate(it, rpcapi.SlotUpdateTypeRoot, slot, nil, nil)
 }
 
 func (h *Hub) onCreated(it *item) {
@@ -360,7 +361,7 @@ func (h *Hub) onCreated(it *item) {
 	}
 	h.broadcast(it.seq, func() subList { return h.slots }, slotInfo(ev.Parent, h.w.root, ev.Slot))
 	parent := ev.Parent
-	h.slotUpdate(it, "createdBank", ev.Slot, &parent, nil)
+	h.slotUpdate(it, rpcapi.SlotUpdateTypeCreatedBank, ev.Slot, &parent, nil)
 }
 
 // reach notifies the subscriptions at commitment c of a slot that reached it.

@@ -240,7 +240,7 @@ type sub struct {
 
 	pubkey   core.Pubkey // account, program, logs mentions, block mentions
 	sig      core.Signature
-	encoding string // account data encoding (account, program)
+	encoding rpcapi.AccountEncoding // account data encoding (account, program)
 	slice    *rpcapi.DataSlice
 	match    func(data []byte) bool // program filters; nil keeps every account
 	logs     logsMode

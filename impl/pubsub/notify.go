@@ -242,7 +242,7 @@ func (h *Hub) broadcast(seq uint64, list func() subList, result any) {
 	h.sendAll(ds, result)
 }
 
-func (h *Hub) slotUpdate(it *item, typ string, slot uint64, parent *uint64, stats *rpcapi.SlotUpdateStats) {
+func (h *Hub) slotUpdate(it *item, typ rpcapi.SlotUpdateType, slot uint64, parent *uint64, stats *rpcapi.SlotUpdateStats) {
 	h.broadcast(it.seq, func() subList { return h.slotsUpdates }, rpcapi.SlotUpdate{
 		Type: typ, Slot: slot, Timestamp: uint64(it.at.UnixMilli()), Parent: parent, Stats: stats})
 }

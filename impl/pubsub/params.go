@@ -32,7 +32,7 @@ func (h *Hub) Account(c Conn, p *rpcapi.AccountSubscribeParams) (uint64, error) 
 		}
 		s.slice = copySlice(cfg.DataSlice)
 	}
-	s.key = key(s.kind, pk.String(), s.encoding, sliceKey(s.slice), s.commitment.String())
+	s.key = key(s.kind, pk.String(), string(s.encoding), sliceKey(s.slice), s.commitment.String())
 	return h.add(c, s)
 }
 
@@ -61,7 +61,7 @@ func (h *Hub) Program(c Conn, p *rpcapi.ProgramSubscribeParams, match func(data 
 		}
 	}
 	// withContext is left out of the key: notifications are wrapped either way.
-	s.key = key(s.kind, pk.String(), s.encoding, sliceKey(s.slice), s.commitment.String(), filters)
+	s.key = key(s.kind, pk.String(), string(s.encoding), sliceKey(s.slice), s.commitment.String(), filters)
 	return h.add(c, s)
 }
 
@@ -171,7 +171,7 @@ func (h *Hub) Block(c Conn, p *rpcapi.BlockSubscribeParams) (uint64, error) {
 	if o.MaxVersion != nil {
 		maxVersion = strconv.Itoa(int(*o.MaxVersion))
 	}
-	s.key = key(s.kind, filter, s.commitment.String(), o.Encoding, o.Details, strconv.FormatBool(o.Rewards), maxVersion)
+	s.key = key(s.kind, filter, s.commitment.String(), string(o.Encoding), string(o.Details), strconv.FormatBool(o.Rewards), maxVersion)
 	return h.add(c, s)
 }
 
@@ -180,7 +180,7 @@ func commitmentOf(c *rpcapi.Commitment) ledger.Commitment {
 	if c == nil {
 		return ledger.Finalized
 	}
-	if level, ok := ledger.ParseCommitment(*c); ok {
+	if level, ok := ledger.ParseCommitment(string(*c)); ok {
 		return level
 	}
 	return ledger.Finalized

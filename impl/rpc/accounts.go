@@ -260,7 +260,7 @@ func (s *Server) GetSupply(ctx context.Context, p *rpcapi.GetSupplyParams) (r rp
 }
 
 // encodingOr returns the requested account encoding, or the method's default.
-func encodingOr(requested *rpcapi.AccountEncoding, def string) string {
+func encodingOr(requested *rpcapi.AccountEncoding, def rpcapi.AccountEncoding) rpcapi.AccountEncoding {
 	if requested == nil {
 		return def
 	}
@@ -268,7 +268,7 @@ func encodingOr(requested *rpcapi.AccountEncoding, def string) string {
 }
 
 // encodeBankAccount renders the account pk of bank, nil when it does not exist.
-func encodeBankAccount(bank *ledger.Bank, pk core.Pubkey, enc string, slice *rpcapi.DataSlice) (*rpcapi.UiAccount, error) {
+func encodeBankAccount(bank *ledger.Bank, pk core.Pubkey, enc rpcapi.AccountEncoding, slice *rpcapi.DataSlice) (*rpcapi.UiAccount, error) {
 	acct, ok, err := bank.Account(pk)
 	if err != nil || !ok {
 		return nil, err

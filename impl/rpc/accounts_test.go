@@ -170,7 +170,7 @@ func TestGetBalanceAcrossCommitments(t *testing.T) {
 
 	balance := func(c string) rpcapi.GetBalanceResult {
 		t.Helper()
-		r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String(), Config: &rpcapi.ContextConfig{Commitment: stPtr(c)}})
+		r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String(), Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestGetAccountInfo(t *testing.T) {
 	info := func(k core.Keypair, cfg *rpcapi.AccountInfoConfig) (rpcapi.GetAccountInfoResult, error) {
 		return s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: k.PublicKey().String(), Config: cfg})
 	}
-	processed := &rpcapi.AccountInfoConfig{Commitment: stPtr("processed")}
+	processed := &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	account := func(lamports uint64, data string, space int) string {
 		return fmt.Sprintf(`{"lamports":%d,"owner":%q,"data":%s,"executable":false,"rentEpoch":18446744073709551615,"space":%d}`,
 			lamports, owner.String(), data, space)
@@ -240,10 +240,10 @@ func TestGetAccountInfo(t *testing.T) {
 		want string
 	}{
 		{"default binary", processed, account(smallLamports, `"1111111111"`, 10)},
-		{"base58", &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), Encoding: stPtr("base58")}, account(smallLamports, `["1111111111","base58"]`, 10)},
-		{"base64", &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), Encoding: stPtr("base64")}, account(smallLamports, `["AAAAAAAAAAAAAA==","base64"]`, 10)},
-		{"slice", &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), DataSlice: &rpcapi.DataSlice{Offset: 8, Length: 5}}, account(smallLamports, `"11"`, 10)},
-		{"jsonParsed falls back", &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), Encoding: stPtr("jsonParsed")}, account(smallLamports, `["AAAAAAAAAAAAAA==","base64"]`, 10)},
+		{"base58", &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingBase58)}, account(smallLamports, `["1111111111","base58"]`, 10)},
+		{"base64", &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingBase64)}, account(smallLamports, `["AAAAAAAAAAAAAA==","base64"]`, 10)},
+		{"slice", &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), DataSlice: &rpcapi.DataSlice{Offset: 8, Length: 5}}, account(smallLamports, `"11"`, 10)},
+		{"jsonParsed falls back", &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}, account(smallLamports, `["AAAAAAAAAAAAAA==","base64"]`, 10)},
 	} {
 		r, err := info(small, tc.cfg)
 		if err != nil {
@@ -257,7 +257,7 @@ func TestGetAccountInfo(t *testing.T) {
 
 	// A system wallet with jsonParsed: the system parser only knows nonce accounts.
 	r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: payer.PublicKey().String(),
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), Encoding: stPtr("jsonParsed")}})
+		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestGetAccountInfo(t *testing.T) {
 	// 200 bytes cannot go out as base58, unless a slice brings it under 128.
 	_, err = info(large, processed)
 	stWantError(t, "binary of 200 bytes", err, -32600, "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
-	if r, err := info(large, &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), Encoding: stPtr("base58"),
+	if r, err := info(large, &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingBase58),
 		DataSlice: &rpcapi.DataSlice{Offset: 100, Length: 1000}}); err != nil || r.Value.Space != 200 {
 		t.Errorf("base58 of a 100-byte slice: %+v, %v", r.Value, err)
 	}
@@ -298,7 +298,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 
 	keys := []string{payer.PublicKey().String(), missing, big.PublicKey().String()}
 	r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 2}}})
+		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 2}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 
 	// One account too large for base58 fails the whole call.
 	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr("processed"), Encoding: stPtr("base58")}})
+		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingBase58)}})
 	stWantError(t, "base58 of 300 bytes", err, -32600, "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
 
 	many := make([]string, 101)
@@ -332,7 +332,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 	stWantError(t, "short key", err, -32602, "Invalid param: WrongSize")
 	processed, _, _ := l.Slots()
 	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr("confirmed"), MinContextSlot: stPtr(processed + 10_000)}})
+		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed), MinContextSlot: stPtr(processed + 10_000)}})
 	stWantMinContextSlot(t, "minContextSlot", err, processed+10_000)
 	if r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: []string{}}); err != nil || !stSameJSON(t, r.Value, `[]`) {
 		t.Errorf("no keys: %+v, %v", r.Value, err)
@@ -394,7 +394,7 @@ func TestGetProgramAccounts(t *testing.T) {
 	}
 	query := func(program core.Pubkey, cfg rpcapi.ProgramAccountsConfig) ([]rpcapi.KeyedAccount, error) {
 		t.Helper()
-		cfg.Commitment = stPtr("processed")
+		cfg.Commitment = stPtr(rpcapi.CommitmentProcessed)
 		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(), Config: &cfg})
 		if err != nil {
 			return nil, err
@@ -425,7 +425,7 @@ func TestGetProgramAccounts(t *testing.T) {
 		{"uninitialized token account", core.TokenProgramID, []rpcapi.ProgramAccountsFilter{{TokenAccountState: stPtr("tokenAccountState")}}, nil},
 		{"token program, 165 bytes", core.TokenProgramID, []rpcapi.ProgramAccountsFilter{dataSize(165)}, sortedKeys(tokenAcct)},
 	} {
-		got, err := query(tc.program, rpcapi.ProgramAccountsConfig{Filters: &tc.filters, Encoding: stPtr("base64")})
+		got, err := query(tc.program, rpcapi.ProgramAccountsConfig{Filters: &tc.filters, Encoding: stPtr(rpcapi.AccountEncodingBase64)})
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -447,7 +447,7 @@ func TestGetProgramAccounts(t *testing.T) {
 	stCheckJSON(t, "binary", got, fmt.Sprintf(`[{"pubkey":%q,"account":{"lamports":%d,"owner":%q,"data":"","executable":false,"rentEpoch":18446744073709551615,"space":0}}]`,
 		owned[0].PublicKey().String(), rent.MinimumBalance(0), program.String()))
 	r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
-		Config: &rpcapi.ProgramAccountsConfig{Commitment: stPtr("processed"), WithContext: stPtr(true), Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(7)}}})
+		Config: &rpcapi.ProgramAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), WithContext: stPtr(true), Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(7)}}})
 	if err != nil || r.WithContext == nil || r.WithContext.Context.Slot < slot || !stSameJSON(t, r.WithContext.Value, `[]`) {
 		t.Errorf("withContext: %+v, %v", r, err)
 	}
@@ -457,16 +457,16 @@ func TestGetProgramAccounts(t *testing.T) {
 	}
 
 	// jsonParsed: nonce accounts parse; token accounts that do not parse are dropped, others fall back.
-	got, err = query(core.SystemProgramID, rpcapi.ProgramAccountsConfig{Encoding: stPtr("jsonParsed"),
+	got, err = query(core.SystemProgramID, rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed),
 		Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(80), memcmp(8, bob.PublicKey().String(), nil)}})
 	if err != nil || len(got) != 1 || got[0].Account.Data.Parsed == nil || got[0].Account.Data.Parsed.Program != "nonce" {
 		t.Errorf("jsonParsed nonce: %+v, %v", got, err)
 	}
-	if got, err := query(core.TokenProgramID, rpcapi.ProgramAccountsConfig{Encoding: stPtr("jsonParsed"),
+	if got, err := query(core.TokenProgramID, rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed),
 		Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(165)}}); err != nil || len(got) != 0 {
 		t.Errorf("jsonParsed unparsable token account: %+v, %v", got, err)
 	}
-	if got, err := query(program, rpcapi.ProgramAccountsConfig{Encoding: stPtr("jsonParsed"), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 1},
+	if got, err := query(program, rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 1},
 		Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(32)}}); err != nil || len(got) != 1 || !stSameJSON(t, got[0].Account.Data, `["AA==","base64"]`) {
 		t.Errorf("jsonParsed fallback: %+v, %v", got, err)
 	}
@@ -478,7 +478,7 @@ func TestGetProgramAccounts(t *testing.T) {
 	}, big)
 	_, err = query(bigProgram, rpcapi.ProgramAccountsConfig{})
 	stWantError(t, "binary of 129 bytes", err, -32600, "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
-	if got, err := query(bigProgram, rpcapi.ProgramAccountsConfig{Encoding: stPtr("base58"), DataSlice: &rpcapi.DataSlice{Offset: 1, Length: 200}}); err != nil ||
+	if got, err := query(bigProgram, rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingBase58), DataSlice: &rpcapi.DataSlice{Offset: 1, Length: 200}}); err != nil ||
 		len(got) != 1 || got[0].Account.Space != 129 {
 		t.Errorf("base58 of 128 sliced bytes: %+v, %v", got, err)
 	}
@@ -534,7 +534,7 @@ func TestGetProgramAccountsFilterErrors(t *testing.T) {
 		{base64.StdEncoding.EncodeToString(make([]byte, 128)), "base64"}, {strings.Repeat("1", 128), ""}} {
 		f := []rpcapi.ProgramAccountsFilter{memcmp(b.bytes, b.enc)}
 		if _, err := s.GetProgramAccounts(context.Background(), &rpcapi.GetProgramAccountsParams{ProgramId: core.SystemProgramID.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Filters: &f, Encoding: stPtr("base64")}}); err != nil {
+			Config: &rpcapi.ProgramAccountsConfig{Filters: &f, Encoding: stPtr(rpcapi.AccountEncodingBase64)}}); err != nil {
 			t.Errorf("memcmp %q (%s): %v", b.bytes, b.enc, err)
 		}
 	}
@@ -570,7 +570,7 @@ func TestGetLargestAccounts(t *testing.T) {
 		}
 		return r
 	}
-	r := largest(&rpcapi.GetLargestAccountsConfig{Commitment: stPtr("processed")})
+	r := largest(&rpcapi.GetLargestAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})
 	if len(r.Value) != 20 {
 		t.Fatalf("%d accounts, want 20", len(r.Value))
 	}
@@ -586,7 +586,7 @@ func TestGetLargestAccounts(t *testing.T) {
 			t.Errorf("entries %d and %d out of order: %+v %+v", i-1, i, a, b)
 		}
 	}
-	if c := largest(&rpcapi.GetLargestAccountsConfig{Commitment: stPtr("processed"), Filter: stPtr("circulating")}); len(c.Value) != 20 || c.Value[0] != r.Value[0] {
+	if c := largest(&rpcapi.GetLargestAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Filter: stPtr("circulating")}); len(c.Value) != 20 || c.Value[0] != r.Value[0] {
 		t.Errorf("circulating = %+v", c.Value)
 	}
 	if n := largest(&rpcapi.GetLargestAccountsConfig{Filter: stPtr("nonCirculating")}); !stSameJSON(t, n.Value, `[]`) {
@@ -610,7 +610,7 @@ func TestGetSupply(t *testing.T) {
 		}
 		return r
 	}
-	before := supply(&rpcapi.GetSupplyConfig{Commitment: stPtr("confirmed")})
+	before := supply(&rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed)})
 	// The reference's fixed mainnet-beta list is listed on every chain; none of those accounts exists here.
 	if before.Value.Total < ledger.DefaultFaucetLamports || before.Value.Circulating != before.Value.Total ||
 		len(before.Value.NonCirculatingAccounts) != len(nonCirculatingAddresses) || before.Value.NonCirculating != 0 {
@@ -620,7 +620,7 @@ func TestGetSupply(t *testing.T) {
 	// half of its fee, 5000 lamports a signature.
 	slot, _ := stRun(t, l, payer, []core.Instruction{system.Transfer(payer.PublicKey(), stKeypair(t).PublicKey(), ledger.LamportsPerSOL)})
 	stWaitFrozen(t, l, slot)
-	after := supply(&rpcapi.GetSupplyConfig{Commitment: stPtr("confirmed"), ExcludeNonCirculatingAccountsList: stPtr(true)})
+	after := supply(&rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed), ExcludeNonCirculatingAccountsList: stPtr(true)})
 	var txs, sigs uint64
 	for s := before.Context.Slot + 1; s <= after.Context.Slot; s++ {
 		b, found, err := l.Block(s, ledger.Confirmed)

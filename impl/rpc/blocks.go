@@ -99,12 +99,17 @@ func (s *Server) GetConfirmedBlock(ctx context.Context, p *rpcapi.GetConfirmedBl
 	if p.Config != nil {
 		params.Config = &rpcapi.GetBlockConfig{Encoding: p.Config.Encoding}
 		if c := p.Config.Config; c != nil {
-			if c.TransactionDetails != nil && *c.TransactionDetails == rpcapi.TransactionDetailsAccounts {
+			var details *rpcapi.TransactionDetails
+			if c.TransactionDetails != nil {
+				d := rpcapi.TransactionDetails(*c.TransactionDetails)
+				details = &d
+			}
+			if details != nil && *details == rpcapi.TransactionDetailsAccounts {
 				// Refused by validation already; this guards direct calls.
 				return nil, rpcapi.NewInvalidParamsError("Invalid params: config.transactionDetails: unknown variant `accounts`, expected one of `full`, `signatures`, `none`")
 			}
 			params.Config.Config = &rpcapi.BlockConfig{Commitment: c.Commitment, Encoding: c.Encoding,
-				TransactionDetails: c.TransactionDetails, Rewards: c.Rewards}
+				TransactionDetails: details, Rewards: c.Rewards}
 		}
 	}
 	b, err := s.GetBlock(ctx, params)

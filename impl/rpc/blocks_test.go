@@ -60,7 +60,7 @@ func TestGetBlock(t *testing.T) {
 	if len(keys) != 7 {
 		t.Errorf("got keys %v", keys)
 	}
-	parent, err := blkGet(s, b.ParentSlot, &rpcapi.BlockConfig{TransactionDetails: txPtr("none")})
+	parent, err := blkGet(s, b.ParentSlot, &rpcapi.BlockConfig{TransactionDetails: txPtr(rpcapi.TransactionDetailsNone)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestGetBlock(t *testing.T) {
 	}
 
 	t.Run("old form encoding", func(t *testing.T) {
-		enc := "base64"
+		enc := rpcapi.TransactionEncodingBase64
 		b, err := s.GetBlock(context.Background(), &rpcapi.GetBlockParams{Slot: slot, Config: &rpcapi.GetBlockConfig{Encoding: &enc}})
 		if err != nil {
 			t.Fatal(err)
@@ -126,14 +126,14 @@ func TestGetBlock(t *testing.T) {
 		txJSONEqual(t, encoded(t, b), `["`+txB64(transfer)+`","base64"]`)
 	})
 	t.Run("base58", func(t *testing.T) {
-		b, err := blkGet(s, slot, &rpcapi.BlockConfig{Encoding: txPtr("base58")})
+		b, err := blkGet(s, slot, &rpcapi.BlockConfig{Encoding: txPtr(rpcapi.TransactionEncodingBase58)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		txJSONEqual(t, encoded(t, b), `["`+txB58(transfer)+`","base58"]`)
 	})
 	t.Run("json", func(t *testing.T) {
-		b, err := blkGet(s, slot, &rpcapi.BlockConfig{Encoding: txPtr("json")})
+		b, err := blkGet(s, slot, &rpcapi.BlockConfig{Encoding: txPtr(rpcapi.TransactionEncodingJson)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestGetBlock(t *testing.T) {
 		}
 	})
 	t.Run("jsonParsed", func(t *testing.T) {
-		b, err := blkGet(s, slot, &rpcapi.BlockConfig{Encoding: txPtr("jsonParsed")})
+		b, err := blkGet(s, slot, &rpcapi.BlockConfig{Encoding: txPtr(rpcapi.TransactionEncodingJsonParsed)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func TestGetBlock(t *testing.T) {
 		txJSONEqual(t, msg["instructions"].([]any)[0].(map[string]any)["program"], `"system"`)
 	})
 	t.Run("memo parsed", func(t *testing.T) {
-		b, err := blkGet(s, memoSlot, &rpcapi.BlockConfig{Encoding: txPtr("jsonParsed")})
+		b, err := blkGet(s, memoSlot, &rpcapi.BlockConfig{Encoding: txPtr(rpcapi.TransactionEncodingJsonParsed)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestGetBlock(t *testing.T) {
 		t.Fatal("the memo transaction is missing")
 	})
 	t.Run("accounts", func(t *testing.T) {
-		b, err := blkGet(s, slot, &rpcapi.BlockConfig{TransactionDetails: txPtr("accounts"), Encoding: txPtr("base64")})
+		b, err := blkGet(s, slot, &rpcapi.BlockConfig{TransactionDetails: txPtr(rpcapi.TransactionDetailsAccounts), Encoding: txPtr(rpcapi.TransactionEncodingBase64)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func TestGetBlock(t *testing.T) {
 		}
 	})
 	t.Run("signatures", func(t *testing.T) {
-		b, err := blkGet(s, slot, &rpcapi.BlockConfig{TransactionDetails: txPtr("signatures")})
+		b, err := blkGet(s, slot, &rpcapi.BlockConfig{TransactionDetails: txPtr(rpcapi.TransactionDetailsSignatures)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +211,7 @@ func TestGetBlock(t *testing.T) {
 		}
 	})
 	t.Run("none without rewards", func(t *testing.T) {
-		b, err := blkGet(s, slot, &rpcapi.BlockConfig{TransactionDetails: txPtr("none"), Rewards: txPtr(false)})
+		b, err := blkGet(s, slot, &rpcapi.BlockConfig{TransactionDetails: txPtr(rpcapi.TransactionDetailsNone), Rewards: txPtr(false)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,12 +272,12 @@ func TestGetBlock(t *testing.T) {
 
 	t.Run("errors", func(t *testing.T) {
 		processed, _, _ := l.Slots()
-		_, err := blkGet(s, slot, &rpcapi.BlockConfig{Commitment: txPtr("processed")})
+		_, err := blkGet(s, slot, &rpcapi.BlockConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)})
 		txWantError(t, err, -32602, "Method does not support commitment below `confirmed`")
 		future := processed + 1000
 		_, err = blkGet(s, future, nil)
 		txWantError(t, err, -32004, "Block not available for slot "+itoaU(future))
-		_, err = blkGet(s, future, &rpcapi.BlockConfig{Commitment: txPtr("confirmed")})
+		_, err = blkGet(s, future, &rpcapi.BlockConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)})
 		txWantError(t, err, -32004, "Block not available for slot "+itoaU(future))
 		_, err = s.GetConfirmedBlock(context.Background(), &rpcapi.GetConfirmedBlockParams{Slot: future})
 		txWantError(t, err, -32004, "")
@@ -285,7 +285,7 @@ func TestGetBlock(t *testing.T) {
 
 	t.Run("confirmed but not finalized", func(t *testing.T) {
 		_, confirmed, _ := l.Slots()
-		if _, err := blkGet(s, confirmed, &rpcapi.BlockConfig{Commitment: txPtr("confirmed")}); err != nil {
+		if _, err := blkGet(s, confirmed, &rpcapi.BlockConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}); err != nil {
 			t.Fatalf("confirmed block at confirmed: %v", err)
 		}
 		_, err := blkGet(s, confirmed, nil)
@@ -298,12 +298,12 @@ func TestGetBlock(t *testing.T) {
 		v0 := txSendV0(t, s, l, payer, dest)
 		txWaitConfirmed(t, l)
 		v0Slot := txStatus(t, s, v0, false).Slot
-		confirmed := txPtr("confirmed")
+		confirmed := txPtr(rpcapi.CommitmentConfirmed)
 		_, err := blkGet(s, v0Slot, &rpcapi.BlockConfig{Commitment: confirmed})
 		txWantError(t, err, -32015, `Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0`)
-		_, err = blkGet(s, v0Slot, &rpcapi.BlockConfig{Commitment: confirmed, TransactionDetails: txPtr("accounts")})
+		_, err = blkGet(s, v0Slot, &rpcapi.BlockConfig{Commitment: confirmed, TransactionDetails: txPtr(rpcapi.TransactionDetailsAccounts)})
 		txWantError(t, err, -32015, "")
-		if _, err := blkGet(s, v0Slot, &rpcapi.BlockConfig{Commitment: confirmed, TransactionDetails: txPtr("signatures")}); err != nil {
+		if _, err := blkGet(s, v0Slot, &rpcapi.BlockConfig{Commitment: confirmed, TransactionDetails: txPtr(rpcapi.TransactionDetailsSignatures)}); err != nil {
 			t.Errorf("signatures do not check the version: %v", err)
 		}
 		b, err := blkGet(s, v0Slot, &rpcapi.BlockConfig{Commitment: confirmed, MaxSupportedTransactionVersion: txPtr(uint8(0))})
@@ -385,7 +385,7 @@ func TestGetBlocks(t *testing.T) {
 	})
 	t.Run("config in place of the end slot", func(t *testing.T) {
 		_, lo, _ := l.Slots()
-		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, EndSlot: &rpcapi.GetBlocksEndSlot{Config: &rpcapi.ContextConfig{Commitment: txPtr("confirmed")}}})
+		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, EndSlot: &rpcapi.GetBlocksEndSlot{Config: &rpcapi.ContextConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}}})
 		_, hi, _ := l.Slots()
 		if err != nil {
 			t.Fatal(err)
@@ -421,7 +421,7 @@ func TestGetBlocks(t *testing.T) {
 		}
 	})
 	t.Run("errors", func(t *testing.T) {
-		processed := &rpcapi.ContextConfig{Commitment: txPtr("processed")}
+		processed := &rpcapi.ContextConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)}
 		_, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, Config: processed})
 		txWantError(t, err, -32602, "Method does not support commitment below `confirmed`")
 		_, err = s.GetBlocksWithLimit(ctx, &rpcapi.GetBlocksWithLimitParams{StartSlot: 0, Limit: 1, Config: processed})
@@ -451,7 +451,7 @@ func TestGetBlockTime(t *testing.T) {
 	if err != nil || got == nil {
 		t.Fatalf("root: %v, %v", got, err)
 	}
-	if b, err := blkGet(s, root, &rpcapi.BlockConfig{TransactionDetails: txPtr("none")}); err != nil || *b.BlockTime != *got {
+	if b, err := blkGet(s, root, &rpcapi.BlockConfig{TransactionDetails: txPtr(rpcapi.TransactionDetailsNone)}); err != nil || *b.BlockTime != *got {
 		t.Errorf("getBlock's blockTime %v differs from %d (%v)", b, *got, err)
 	}
 	working := l.Bank(ledger.Processed)

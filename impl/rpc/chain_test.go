@@ -34,8 +34,8 @@ func TestSlotsHeightsAndCounts(t *testing.T) {
 		{"processed", processed},
 	} {
 		lo := c.level()
-		slot, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(c.name)}})
-		height, err2 := s.GetBlockHeight(ctx, &rpcapi.GetBlockHeightParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(c.name)}})
+		slot, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c.name))}})
+		height, err2 := s.GetBlockHeight(ctx, &rpcapi.GetBlockHeightParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c.name))}})
 		hi := c.level()
 		if err != nil || err2 != nil || slot < lo || slot > hi || height < slot || height > hi {
 			// No slot is skipped, so block heights equal slots.
@@ -61,7 +61,7 @@ func TestSlotsHeightsAndCounts(t *testing.T) {
 	// Every processed transaction counts, the node's own votes (one per slot) included: the count at a slot is
 	// the number of transactions in the blocks up to it.
 	count := func() uint64 {
-		n, err := s.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{Config: &rpcapi.ContextConfig{Commitment: stPtr("processed")}})
+		n, err := s.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestSlotsHeightsAndCounts(t *testing.T) {
 		t.Errorf("transaction count went from %d to %d over two transactions", before, got)
 	}
 	stWaitFrozen(t, l, slot)
-	info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: &rpcapi.ContextConfig{Commitment: stPtr("confirmed")}})
+	info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestEpochInfoWithWarmup(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	for _, c := range []string{"finalized", "processed"} {
-		info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(c)}})
+		info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestMinContextSlotEverywhere(t *testing.T) {
 	p, _, _ := l.Slots()
 	minSlot := p + 10_000
 	cc := func(c string) *rpcapi.ContextConfig {
-		return &rpcapi.ContextConfig{Commitment: stPtr(c), MinContextSlot: stPtr(minSlot)}
+		return &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c)), MinContextSlot: stPtr(minSlot)}
 	}
 	hash := l.Bank(ledger.Finalized).LastBlockhash().String()
 	m, err := core.CompileLegacyMessage(l.Genesis.Faucet.PublicKey(), []core.Instruction{system.Transfer(l.Genesis.Faucet.PublicKey(), stKeypair(t).PublicKey(), 1)},
@@ -189,7 +189,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	ctx := context.Background()
 	payer := stFund(t, l, ledger.LamportsPerSOL)
 	for _, c := range []string{"processed", "confirmed", "finalized"} {
-		r, err := s.GetLatestBlockhash(ctx, &rpcapi.GetLatestBlockhashParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(c)}})
+		r, err := s.GetLatestBlockhash(ctx, &rpcapi.GetLatestBlockhashParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,12 +200,12 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 		// At processed the check could race the ledger: while a slot freezes, the processed bank already
 		// shows its own hash but its queue does not hold it yet (the producer sets the hash before it registers it).
 		if c != "processed" {
-			v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: &rpcapi.ContextConfig{Commitment: stPtr(c)}})
+			v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
 			if err != nil || !v.Value {
 				t.Errorf("%s: isBlockhashValid(%s) = %+v, %v", c, r.Value.Blockhash, v, err)
 			}
 			fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: r.Value.Blockhash,
-				Config: &rpcapi.ContextConfig{Commitment: stPtr(c)}})
+				Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
 			if err != nil || !stSameJSON(t, fc.Value, `{"feeCalculator":{"lamportsPerSignature":5000}}`) {
 				t.Errorf("%s: fee calculator of the latest blockhash = %+v, %v", c, fc.Value, err)
 			}
@@ -279,7 +279,7 @@ func TestBlockhashExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := base64.StdEncoding.EncodeToString(m.Serialize())
-	processed := &rpcapi.ContextConfig{Commitment: stPtr("processed")}
+	processed := &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	check := func(wantValid bool) {
 		t.Helper()
 		v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: processed})
@@ -320,7 +320,7 @@ func TestGetFeeForMessage(t *testing.T) {
 	feeOf := func(m *core.Message) *uint64 {
 		t.Helper()
 		r, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: base64.StdEncoding.EncodeToString(m.Serialize()),
-			Config: &rpcapi.ContextConfig{Commitment: stPtr("processed")}})
+			Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -170,7 +170,7 @@ func (s *Server) SurfnetGetTransactionProfile(ctx context.Context, p *rpcapi.Sur
 
 // profileConfig reads surfpool's RpcProfileResultConfig: the encoding (default jsonParsed) and whether each
 // instruction's profile is included (depth instruction, the default).
-func profileConfig(c *rpcapi.RpcProfileResultConfig) (enc string, instructions bool, err error) {
+func profileConfig(c *rpcapi.RpcProfileResultConfig) (enc rpcapi.AccountEncoding, instructions bool, err error) {
 	enc, instructions = encoding.JSONParsed, true
 	if c == nil {
 		return enc, instructions, nil
@@ -185,7 +185,7 @@ func profileConfig(c *rpcapi.RpcProfileResultConfig) (enc string, instructions b
 }
 
 // renderProfile is surfpool's UiKeyedProfileResult of a kept profile.
-func renderProfile(k *keptProfile, enc string, instructions bool) (rpcapi.KeyedProfileResult, error) {
+func renderProfile(k *keptProfile, enc rpcapi.AccountEncoding, instructions bool) (rpcapi.KeyedProfileResult, error) {
 	p := k.profile
 	out := rpcapi.KeyedProfileResult{Slot: p.Slot, Key: k.key, ReadonlyAccountStates: map[string]rpcapi.UiAccount{}}
 	render := func(pk core.Pubkey, a *runtime.Account) (any, error) {

@@ -21,7 +21,7 @@ func commitmentOf(c *rpcapi.Commitment) ledger.Commitment {
 	if c == nil {
 		return ledger.Finalized
 	}
-	level, ok := ledger.ParseCommitment(*c)
+	level, ok := ledger.ParseCommitment(string(*c))
 	if !ok {
 		return ledger.Finalized
 	}

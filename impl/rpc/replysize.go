@@ -18,11 +18,11 @@ const keyedAccountOverhead = 150
 // with a million accounts would otherwise build gigabytes for one unfiltered getProgramAccounts.
 type replyGuard struct {
 	budget, used int64
-	enc          string
+	enc          rpcapi.AccountEncoding
 	slice        *rpcapi.DataSlice
 }
 
-func newReplyGuard(ctx context.Context, enc string, slice *rpcapi.DataSlice) *replyGuard {
+func newReplyGuard(ctx context.Context, enc rpcapi.AccountEncoding, slice *rpcapi.DataSlice) *replyGuard {
 	return &replyGuard{budget: jsonrpc.ReplyBudget(ctx), enc: enc, slice: slice}
 }
 

@@ -31,7 +31,7 @@ func TestAccountListsStopAtTheReplyBudget(t *testing.T) {
 		keys[i] = k.PublicKey().String()
 	}
 	base64 := stPtr(rpcapi.AccountEncodingBase64)
-	processed := stPtr("processed")
+	processed := stPtr(rpcapi.CommitmentProcessed)
 	programAccounts := func(ctx context.Context) error {
 		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
 			Config: &rpcapi.ProgramAccountsConfig{Encoding: base64, Commitment: processed}})

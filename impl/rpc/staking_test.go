@@ -197,11 +197,11 @@ func TestGetVoteAccounts(t *testing.T) {
 		}
 		return nil
 	}
-	processed := &rpcapi.GetVoteAccountsConfig{Commitment: stPtr("processed")}
+	processed := &rpcapi.GetVoteAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	if e := idleEntry(call(processed)); e != nil {
 		t.Errorf("an unstaked delinquent was listed: %+v", e)
 	}
-	kept := call(&rpcapi.GetVoteAccountsConfig{Commitment: stPtr("processed"), KeepUnstakedDelinquents: stPtr(true)})
+	kept := call(&rpcapi.GetVoteAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), KeepUnstakedDelinquents: stPtr(true)})
 	stCheckJSON(t, "kept unstaked delinquent", idleEntry(kept), fmt.Sprintf(
 		`{"votePubkey":%q,"nodePubkey":%q,"activatedStake":0,"epochVoteAccount":false,"commission":7,"inflationRewardsCommissionBps":700,"lastVote":0,"rootSlot":0,"epochCredits":[]}`,
 		idle.PublicKey(), payer.PublicKey()))
@@ -216,7 +216,7 @@ func TestGetVoteAccounts(t *testing.T) {
 	}{
 		{"votePubkey", rpcapi.GetVoteAccountsConfig{VotePubkey: stPtr(l.VoteAccount().String())}, []string{l.VoteAccount().String()}, nil},
 		{"votePubkey of the idle account", rpcapi.GetVoteAccountsConfig{VotePubkey: stPtr(idle.PublicKey().String()),
-			Commitment: stPtr("processed"), KeepUnstakedDelinquents: stPtr(true)}, nil, []string{idle.PublicKey().String()}},
+			Commitment: stPtr(rpcapi.CommitmentProcessed), KeepUnstakedDelinquents: stPtr(true)}, nil, []string{idle.PublicKey().String()}},
 		{"unknown votePubkey", rpcapi.GetVoteAccountsConfig{VotePubkey: stPtr(payer.PublicKey().String())}, nil, nil},
 		// With a distance of 0 no last vote is recent enough: the staked node is delinquent.
 		{"distance 0", rpcapi.GetVoteAccountsConfig{DelinquentSlotDistance: stPtr(uint64(0))}, nil, []string{l.VoteAccount().String()}},
@@ -267,7 +267,7 @@ func TestStakeLifecycle(t *testing.T) {
 	activation := func(k core.Pubkey, cfg *rpcapi.EpochConfig) (rpcapi.StakeActivation, error) {
 		return s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: k.String(), Config: cfg})
 	}
-	processed := &rpcapi.EpochConfig{Commitment: stPtr("processed")}
+	processed := &rpcapi.EpochConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	got, err := activation(delegated, processed)
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestStakeLifecycle(t *testing.T) {
 	stCheckJSON(t, "undelegated", got, fmt.Sprintf(`{"state":"inactive","active":0,"inactive":%d}`, 3*ledger.LamportsPerSOL-reserve))
 
 	// Non-circulating: the locked stake account, beside the reference's fixed list (no account on this chain).
-	supply, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr("processed")}})
+	supply, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestStakeLifecycle(t *testing.T) {
 		t.Errorf("supply = %+v, want the locked stake account non-circulating", supply.Value)
 	}
 	largest, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: &rpcapi.GetLargestAccountsConfig{
-		Commitment: stPtr("processed"), Filter: stPtr("nonCirculating")}})
+		Commitment: stPtr(rpcapi.CommitmentProcessed), Filter: stPtr("nonCirculating")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestGetInflationReward(t *testing.T) {
 	// The default is the epoch before the bank's.
 	for range 50 {
 		bank := l.Bank(ledger.Confirmed)
-		got, err = call(&rpcapi.EpochConfig{Commitment: stPtr("confirmed")}, l.StakeAccount())
+		got, err = call(&rpcapi.EpochConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed)}, l.StakeAccount())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,9 +415,9 @@ func TestGetInflationReward(t *testing.T) {
 	}{
 		{"an unfinished epoch", &rpcapi.EpochConfig{Epoch: stPtr(current + 5)}, -32004,
 			fmt.Sprintf("Block not available for slot %d", schedule.GetFirstSlotInEpoch(current+6))},
-		{"processed", &rpcapi.EpochConfig{Epoch: stPtr(uint64(1)), Commitment: stPtr("processed")}, -32602,
+		{"processed", &rpcapi.EpochConfig{Epoch: stPtr(uint64(1)), Commitment: stPtr(rpcapi.CommitmentProcessed)}, -32602,
 			"Method does not support commitment below `confirmed`"},
-		{"processed with the default epoch", &rpcapi.EpochConfig{Commitment: stPtr("processed")}, -32602,
+		{"processed with the default epoch", &rpcapi.EpochConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}, -32602,
 			"Method does not support commitment below `confirmed`"},
 		{"minContextSlot", &rpcapi.EpochConfig{MinContextSlot: stPtr(uint64(1 << 40))}, -32016,
 			"Minimum context slot has not been reached"},
@@ -444,7 +444,7 @@ func TestGetStakeActivationErrors(t *testing.T) {
 	}{
 		{name: "bootstrap stake", key: l.StakeAccount().String(),
 			want: fmt.Sprintf(`{"state":"active","active":%d,"inactive":0}`, skDelegation(t, bank, l.StakeAccount()).Stake)},
-		{name: "another epoch", key: l.StakeAccount().String(), cfg: &rpcapi.EpochConfig{Epoch: stPtr(uint64(3)), Commitment: stPtr("finalized")},
+		{name: "another epoch", key: l.StakeAccount().String(), cfg: &rpcapi.EpochConfig{Epoch: stPtr(uint64(3)), Commitment: stPtr(rpcapi.CommitmentFinalized)},
 			message: fmt.Sprintf("Invalid param: epoch 3. Only the current epoch (%d) is supported", bank.Epoch)},
 		{name: "missing account", key: stKeypair(t).PublicKey().String(), message: "Invalid param: account not found"},
 		{name: "a wallet", key: l.Genesis.Faucet.PublicKey().String(), message: "Invalid param: not a stake account"},
@@ -467,7 +467,7 @@ func TestGetStakeActivationErrors(t *testing.T) {
 	stWantMinContextSlot(t, "minContextSlot", err, 1<<40)
 
 	min, err := s.GetStakeMinimumDelegation(ctx, &rpcapi.GetStakeMinimumDelegationParams{
-		Config: &rpcapi.ContextConfig{Commitment: stPtr("processed")}})
+		Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 	if err != nil || min.Value != 1 || min.Context.Slot == 0 {
 		t.Errorf("minimum delegation = %+v, %v; want 1 lamport with a context", min, err)
 	}
@@ -496,7 +496,7 @@ func TestLeaders(t *testing.T) {
 		want string
 	}{
 		{"current epoch", rpcapi.GetLeaderScheduleParams{}, fmt.Sprintf(`{%q:%s}`, id, allJSON)},
-		{"identity", rpcapi.GetLeaderScheduleParams{Config: &rpcapi.GetLeaderScheduleConfig{Identity: &id, Commitment: stPtr("processed")}},
+		{"identity", rpcapi.GetLeaderScheduleParams{Config: &rpcapi.GetLeaderScheduleConfig{Identity: &id, Commitment: stPtr(rpcapi.CommitmentProcessed)}},
 			fmt.Sprintf(`{%q:%s}`, id, allJSON)},
 		{"another identity", rpcapi.GetLeaderScheduleParams{Config: &rpcapi.GetLeaderScheduleConfig{Identity: stPtr(l.VoteAccount().String())}}, `{}`},
 		{"genesis epoch", rpcapi.GetLeaderScheduleParams{Slot: stPtr(uint64(0))}, fmt.Sprintf(`{%q:%s}`, id, allJSON)},
@@ -517,7 +517,7 @@ func TestLeaders(t *testing.T) {
 		t.Errorf("bad identity: %d %q", e.Code, e.Message)
 	}
 
-	leader, err := s.GetSlotLeader(ctx, &rpcapi.GetSlotLeaderParams{Config: &rpcapi.ContextConfig{Commitment: stPtr("processed")}})
+	leader, err := s.GetSlotLeader(ctx, &rpcapi.GetSlotLeaderParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 	if err != nil || leader != id {
 		t.Errorf("slot leader %q %v, want %s", leader, err, id)
 	}
@@ -576,7 +576,7 @@ func TestGetBlockProduction(t *testing.T) {
 	}{
 		{"range", rpcapi.GetBlockProductionConfig{Range: &rpcapi.GetBlockProductionConfigRange{FirstSlot: 0, LastSlot: stPtr(uint64(10))}},
 			fmt.Sprintf(`{"byIdentity":{%q:[11,11]},"range":{"firstSlot":0,"lastSlot":10}}`, id)},
-		{"identity", rpcapi.GetBlockProductionConfig{Identity: &id, Commitment: stPtr("confirmed"),
+		{"identity", rpcapi.GetBlockProductionConfig{Identity: &id, Commitment: stPtr(rpcapi.CommitmentConfirmed),
 			Range: &rpcapi.GetBlockProductionConfigRange{FirstSlot: 5, LastSlot: stPtr(uint64(5))}},
 			fmt.Sprintf(`{"byIdentity":{%q:[1,1]},"range":{"firstSlot":5,"lastSlot":5}}`, id)},
 		{"another identity", rpcapi.GetBlockProductionConfig{Identity: stPtr(l.VoteAccount().String()),
@@ -623,7 +623,7 @@ func TestGetBlockCommitment(t *testing.T) {
 	var stake uint64
 	var rooted, recent, future rpcapi.BlockCommitment
 	skStable(t, l, ledger.Processed, func() {
-		status, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: &rpcapi.GetVoteAccountsConfig{Commitment: stPtr("processed")}})
+		status, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: &rpcapi.GetVoteAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -740,7 +740,7 @@ func TestEpochVoteAccountOfAnUnstakedGenesisAccount(t *testing.T) {
 		AuthorizedVoter: node, AuthorizedWithdrawer: node}, vote.RentExemptReserve(l.Rent())), later)
 
 	r, err := s.GetVoteAccounts(context.Background(), &rpcapi.GetVoteAccountsParams{Config: &rpcapi.GetVoteAccountsConfig{
-		Commitment: stPtr("processed"), KeepUnstakedDelinquents: stPtr(true)}})
+		Commitment: stPtr(rpcapi.CommitmentProcessed), KeepUnstakedDelinquents: stPtr(true)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,7 +148,7 @@ func accountParams(k core.Pubkey, commitment string, cfg *rpcapi.AccountInfoConf
 		cfg = &rpcapi.AccountInfoConfig{}
 	}
 	if commitment != "" {
-		cfg.Commitment = ptr(commitment)
+		cfg.Commitment = ptr(rpcapi.Commitment(commitment))
 	}
 	return &rpcapi.AccountSubscribeParams{Pubkey: k.String(), Config: cfg}
 }
@@ -173,9 +173,9 @@ func TestAccountSubscribe(t *testing.T) {
 	confirmed := must(ws.AccountSubscribe(ctx, accountParams(to.PublicKey(), "confirmed", nil)))
 	finalized := must(ws.AccountSubscribe(ctx, accountParams(to.PublicKey(), "", nil)))
 	sliced := must(ws.AccountSubscribe(ctx, accountParams(to.PublicKey(), "confirmed",
-		&rpcapi.AccountInfoConfig{Encoding: ptr("base64"), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 4}})))
+		&rpcapi.AccountInfoConfig{Encoding: ptr(rpcapi.AccountEncodingBase64), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 4}})))
 	parsed := must(ws.AccountSubscribe(ctx, accountParams(to.PublicKey(), "processed",
-		&rpcapi.AccountInfoConfig{Encoding: ptr("jsonParsed")})))
+		&rpcapi.AccountInfoConfig{Encoding: ptr(rpcapi.AccountEncodingJsonParsed)})))
 
 	const amount = 2 * ledger.LamportsPerSOL
 	slot, _ := execute(t, n, transfer(n, to.PublicKey(), amount))
@@ -236,9 +236,9 @@ func TestProgramSubscribe(t *testing.T) {
 	program := func(cfg *rpcapi.ProgramSubscribeConfig) *rpcclient.Subscription[rpcapi.ProgramNotification] {
 		return must(ws.ProgramSubscribe(ctx, &rpcapi.ProgramSubscribeParams{ProgramId: core.SystemProgramID.String(), Config: cfg}))
 	}
-	wallets := program(&rpcapi.ProgramSubscribeConfig{Commitment: ptr("confirmed"), Encoding: ptr("base64"),
+	wallets := program(&rpcapi.ProgramSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed), Encoding: ptr(rpcapi.AccountEncodingBase64),
 		Filters: &[]rpcapi.ProgramAccountsFilter{{DataSize: &rpcapi.ProgramAccountsFilterDataSize{DataSize: 0}}}})
-	sized := program(&rpcapi.ProgramSubscribeConfig{Commitment: ptr("processed"),
+	sized := program(&rpcapi.ProgramSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed),
 		Filters: &[]rpcapi.ProgramAccountsFilter{{DataSize: &rpcapi.ProgramAccountsFilterDataSize{DataSize: 17}}}})
 
 	slot, _ := execute(t, n, transfer(n, to, ledger.LamportsPerSOL))
@@ -268,12 +268,12 @@ func TestLogsSubscribe(t *testing.T) {
 
 	mentions := must(ws.LogsSubscribe(ctx, &rpcapi.LogsSubscribeParams{
 		Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{Mentions: []string{to.String()}}},
-		Config: &rpcapi.CommitmentConfig{Commitment: ptr("processed")}}))
+		Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}}))
 	all := must(ws.LogsSubscribe(ctx, &rpcapi.LogsSubscribeParams{Filter: rpcapi.LogsFilter{All: ptr("all")},
-		Config: &rpcapi.CommitmentConfig{Commitment: ptr("confirmed")}}))
+		Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)}}))
 	other := must(ws.LogsSubscribe(ctx, &rpcapi.LogsSubscribeParams{
 		Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{Mentions: []string{newKey(t).PublicKey().String()}}},
-		Config: &rpcapi.CommitmentConfig{Commitment: ptr("processed")}}))
+		Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}}))
 
 	tx := transfer(n, to, 1_000_000)
 	slot, _ := execute(t, n, tx)
@@ -299,7 +299,7 @@ func TestSignatureSubscribe(t *testing.T) {
 	sigParams := func(commitment string, received bool) *rpcapi.SignatureSubscribeParams {
 		p := &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(), Config: &rpcapi.SignatureSubscribeConfig{}}
 		if commitment != "" {
-			p.Config.Commitment = ptr(commitment)
+			p.Config.Commitment = ptr(rpcapi.Commitment(commitment))
 		}
 		if received {
 			p.Config.EnableReceivedNotification = ptr(true)
@@ -336,7 +336,7 @@ func TestSignatureSubscribe(t *testing.T) {
 	execute(t, n, transfer(n, poor.PublicKey(), ledger.LamportsPerSOL))
 	failing := core.NewTransferTx(poor, newKey(t).PublicKey(), 2*ledger.LamportsPerSOL, n.Ledger.Bank(ledger.Processed).LastBlockhash())
 	sub := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: failing.Signature().String(),
-		Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr("confirmed")}}))
+		Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)}}))
 	execute(t, n, failing)
 	got := next(t, sub, nil)
 	if got.Value.Processed == nil || got.Value.Processed.Err == nil {
@@ -360,7 +360,7 @@ func TestSubscriptionAfterTheSlotIsNotNotified(t *testing.T) {
 	waitFinalized(t, n, slot)
 
 	sig := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(),
-		Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr("processed")}}))
+		Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}}))
 	var accounts []*rpcclient.Subscription[rpcapi.AccountNotification]
 	for _, c := range []string{"processed", "confirmed", "finalized"} {
 		accounts = append(accounts, must(ws.AccountSubscribe(ctx, accountParams(to, c, nil))))
@@ -412,7 +412,7 @@ func TestSlotRootAndSlotsUpdates(t *testing.T) {
 			watched = u.Slot
 		}
 		if watched != 0 && u.Slot == watched {
-			seen[u.Type] = u
+			seen[string(u.Type)] = u
 		}
 		return len(seen) == 5
 	})
@@ -445,9 +445,9 @@ func TestBlockSubscribe(t *testing.T) {
 	to := newKey(t).PublicKey()
 	mentions := must(ws.BlockSubscribe(ctx, &rpcapi.BlockSubscribeParams{
 		Filter: rpcapi.BlockSubscribeFilter{MentionsAccountOrProgram: &rpcapi.BlockSubscribeFilterMentionsAccountOrProgram{MentionsAccountOrProgram: to.String()}},
-		Config: &rpcapi.BlockSubscribeConfig{Commitment: ptr("confirmed")}}))
+		Config: &rpcapi.BlockSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)}}))
 	all := must(ws.BlockSubscribe(ctx, &rpcapi.BlockSubscribeParams{Filter: rpcapi.BlockSubscribeFilter{All: ptr("all")},
-		Config: &rpcapi.BlockSubscribeConfig{TransactionDetails: ptr("signatures"), ShowRewards: ptr(true)}}))
+		Config: &rpcapi.BlockSubscribeConfig{TransactionDetails: ptr(rpcapi.TransactionDetailsSignatures), ShowRewards: ptr(true)}}))
 
 	tx := transfer(n, to, 1_000_000)
 	slot, _ := execute(t, n, transfer(n, newKey(t).PublicKey(), 1_000_000)) // same slot, most likely: filtered out
@@ -531,7 +531,7 @@ func TestSharedIDsAndFreeing(t *testing.T) {
 	ctx := context.Background()
 	to := newKey(t).PublicKey()
 	sa := must(a.AccountSubscribe(ctx, accountParams(to, "confirmed", nil)))
-	sb := must(b.AccountSubscribe(ctx, accountParams(to, "confirmed", &rpcapi.AccountInfoConfig{Encoding: ptr("binary")})))
+	sb := must(b.AccountSubscribe(ctx, accountParams(to, "confirmed", &rpcapi.AccountInfoConfig{Encoding: ptr(rpcapi.AccountEncodingBinary)})))
 	other := must(b.AccountSubscribe(ctx, accountParams(to, "processed", nil)))
 	if sa.ID != sb.ID || other.ID == sa.ID {
 		t.Fatalf("ids %d, %d, %d: want the first two equal, the third different", sa.ID, sb.ID, other.ID)

@@ -49,7 +49,7 @@ func TestNonCirculatingSupply(t *testing.T) {
 	s := NewServer(Node{Identity: l.Genesis.IdentityPubkey(), GenesisHash: l.Genesis.HashString(), Ledger: l})
 	ctx := context.Background()
 
-	r, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr("processed")}})
+	r, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestNonCirculatingSupply(t *testing.T) {
 		t.Errorf("nonCirculating %d, circulating %d of %d; want 12 SOL non-circulating", r.Value.NonCirculating,
 			r.Value.Circulating, r.Value.Total)
 	}
-	ex, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr("processed"),
+	ex, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed),
 		ExcludeNonCirculatingAccountsList: stPtr(true)}})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestNonCirculatingSupply(t *testing.T) {
 		t.Errorf("excluded list: %+v", ex.Value)
 	}
 	largest, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: &rpcapi.GetLargestAccountsConfig{
-		Commitment: stPtr("processed"), Filter: stPtr("nonCirculating")}})
+		Commitment: stPtr(rpcapi.CommitmentProcessed), Filter: stPtr("nonCirculating")}})
 	if err != nil {
 		t.Fatal(err)
 	}

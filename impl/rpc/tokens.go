@@ -228,7 +228,7 @@ func sortKeyed(list []keyedAccount) {
 
 // encodeKeyed renders an account list. With dropUnparsable and jsonParsed (token programs), accounts that do not
 // parse are left out, and the parse ignores dataSlice, as the reference's parsed token account lists do.
-func encodeKeyed(found []keyedAccount, enc string, slice *rpcapi.DataSlice, dropUnparsable bool, lookup encoding.Lookup) ([]rpcapi.KeyedAccount, error) {
+func encodeKeyed(found []keyedAccount, enc rpcapi.AccountEncoding, slice *rpcapi.DataSlice, dropUnparsable bool, lookup encoding.Lookup) ([]rpcapi.KeyedAccount, error) {
 	list := make([]rpcapi.KeyedAccount, 0, len(found))
 	for _, k := range found {
 		var ui rpcapi.UiAccount

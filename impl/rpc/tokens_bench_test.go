@@ -52,7 +52,7 @@ func BenchmarkTokenAccountsByOwner(b *testing.B) {
 	s := NewServer(Node{Ledger: l})
 	ctx := context.Background()
 	who := owner(owners / 2)
-	enc := "base64"
+	enc := rpcapi.AccountEncodingBase64
 
 	b.Run(rpcapi.MethodGetTokenAccountsByOwner, func(b *testing.B) {
 		for b.Loop() {

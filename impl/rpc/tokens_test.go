@@ -348,8 +348,8 @@ func TestGetTokenAccountsByOwnerAndDelegate(t *testing.T) {
 	program := func(k core.Pubkey) rpcapi.TokenAccountsFilter {
 		return rpcapi.TokenAccountsFilter{ProgramId: &rpcapi.TokenAccountsFilterProgramId{ProgramId: k.String()}}
 	}
-	base64 := &rpcapi.AccountInfoConfig{Encoding: tkPtr("base64"), Commitment: tkPtr("processed")}
-	parsed := &rpcapi.AccountInfoConfig{Encoding: tkPtr("jsonParsed"), Commitment: tkPtr("processed")}
+	base64 := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingBase64), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
+	parsed := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
 	byOwner := func(owner core.Pubkey, filter rpcapi.TokenAccountsFilter, cfg *rpcapi.AccountInfoConfig) ([]rpcapi.KeyedAccount, error) {
 		r, err := f.s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: owner.String(), Filter: filter, Config: cfg})
 		return r.Value, err
@@ -461,7 +461,7 @@ func TestGetTokenAccountsByOwnerAndDelegate(t *testing.T) {
 	// minContextSlot past the bank: -32016, before the filter is looked at.
 	_, err = byOwner(f.owner1, mint(f.missingMint), &rpcapi.AccountInfoConfig{MinContextSlot: tkPtr(uint64(1 << 40))})
 	tkWantError(t, "minContextSlot", err, -32016, "Minimum context slot has not been reached")
-	_, err = byDelegate(f.delegate, program(core.TokenProgramID), &rpcapi.AccountInfoConfig{Encoding: tkPtr("base64"), MinContextSlot: tkPtr(uint64(1 << 40))})
+	_, err = byDelegate(f.delegate, program(core.TokenProgramID), &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingBase64), MinContextSlot: tkPtr(uint64(1 << 40))})
 	tkWantError(t, "minContextSlot by delegate", err, -32016, "Minimum context slot has not been reached")
 }
 
@@ -479,10 +479,10 @@ func TestTokenProgramAccounts(t *testing.T) {
 		return rpcapi.ProgramAccountsFilter{DataSize: &rpcapi.ProgramAccountsFilterDataSize{DataSize: n}}
 	}
 	state := rpcapi.ProgramAccountsFilter{TokenAccountState: tkPtr("tokenAccountState")}
-	query := func(program core.Pubkey, enc string, filters ...rpcapi.ProgramAccountsFilter) []rpcapi.KeyedAccount {
+	query := func(program core.Pubkey, enc rpcapi.AccountEncoding, filters ...rpcapi.ProgramAccountsFilter) []rpcapi.KeyedAccount {
 		t.Helper()
 		r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters, Commitment: tkPtr("processed")}})
+			Config: &rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters, Commitment: tkPtr(rpcapi.CommitmentProcessed)}})
 		if err != nil {
 			t.Fatalf("getProgramAccounts: %v", err)
 		}
@@ -535,7 +535,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 			keyStrings(f.uninit)},
 	}
 	for _, tt := range tests {
-		if got := keysOf(query(tt.program, tt.enc, tt.filters...)); !slices.Equal(got, tt.want) {
+		if got := keysOf(query(tt.program, rpcapi.AccountEncoding(tt.enc), tt.filters...)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.what, got, tt.want)
 		}
 	}
@@ -545,7 +545,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 
 	// jsonParsed of a mint through getProgramAccounts, dataSlice ignored.
 	r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: core.Token2022ProgramID.String(),
-		Config: &rpcapi.ProgramAccountsConfig{Encoding: tkPtr("jsonParsed"), DataSlice: &rpcapi.DataSlice{Length: 1},
+		Config: &rpcapi.ProgramAccountsConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), DataSlice: &rpcapi.DataSlice{Length: 1},
 			Filters: &[]rpcapi.ProgramAccountsFilter{memcmp(36, binary.LittleEndian.AppendUint64(nil, 7))}}})
 	if err != nil {
 		t.Fatal(err)

@@ -81,7 +81,7 @@ func TestTokenMethodsWithTransactions(t *testing.T) {
 		if err != nil || len(largest.Value) != 2 || largest.Value[0].Address != aliceAcct.PublicKey().String() || largest.Value[0].Amount != "3500" {
 			t.Errorf("%s: largest %s, %v", program, tkJSON(t, largest.Value), err)
 		}
-		cfg := &rpcapi.AccountInfoConfig{Encoding: tkPtr("jsonParsed"), Commitment: tkPtr("processed")}
+		cfg := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
 		byOwner, err := s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: bob.PublicKey().String(),
 			Filter: rpcapi.TokenAccountsFilter{ProgramId: &rpcapi.TokenAccountsFilterProgramId{ProgramId: program.String()}}, Config: cfg})
 		if err != nil || len(byOwner.Value) != 1 || byOwner.Value[0].Pubkey != bobAcct.PublicKey().String() {
@@ -108,7 +108,7 @@ func TestTokenMethodsWithTransactions(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		tx, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: sig.String(), Config: &rpcapi.GetTransactionConfig{
-			Config: &rpcapi.TransactionConfig{Commitment: tkPtr("confirmed"), Encoding: tkPtr("jsonParsed")}}})
+			Config: &rpcapi.TransactionConfig{Commitment: tkPtr(rpcapi.CommitmentConfirmed), Encoding: tkPtr(rpcapi.TransactionEncodingJsonParsed)}}})
 		if err != nil {
 			t.Fatal(err)
 		}

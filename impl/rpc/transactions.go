@@ -232,7 +232,7 @@ func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTran
 func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Result, req *rpcapi.SimulateTransactionConfigAccounts) ([]*rpcapi.UiAccount, error) {
 	enc := encoding.Base64
 	if req.Encoding != nil {
-		enc = *req.Encoding
+		enc = rpcapi.AccountEncoding(*req.Encoding)
 	}
 	if enc == encoding.Binary || enc == encoding.Base58 {
 		return nil, rpcapi.NewInvalidParamsError("base58 encoding not supported")
@@ -334,7 +334,7 @@ func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatur
 		if st == nil || st.Slot > frozen {
 			continue
 		}
-		level := st.Status.String()
+		level := rpcapi.TransactionConfirmationStatus(st.Status.String())
 		out.Value[i] = &rpcapi.SignatureStatus{
 			Slot:               st.Slot,
 			Confirmations:      st.Confirmations,

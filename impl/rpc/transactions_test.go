@@ -87,7 +87,7 @@ func txSend(t *testing.T, s *Server, tx *core.Transaction) string {
 	t.Helper()
 	sig, err := s.SendTransaction(context.Background(), &rpcapi.SendTransactionParams{
 		Transaction: txB58(tx),
-		Config:      &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")},
+		Config:      &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)},
 	})
 	if err != nil {
 		t.Fatalf("sendTransaction: %v", err)
@@ -117,7 +117,7 @@ func TestSendTransaction(t *testing.T) {
 	payer := stFund(t, l, 10_000_000_000)
 	dest := core.KeypairFromSeed([32]byte{}).PublicKey()
 	hash := stRecentHash(l)
-	processed := &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}
+	processed := &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}
 
 	good := core.NewTransferTx(payer, dest, 1_000_000, hash)
 	good64 := core.NewTransferTx(payer, dest, 1_000_001, hash)
@@ -142,7 +142,7 @@ func TestSendTransaction(t *testing.T) {
 		failed   bool // executed with an error
 	}{
 		{name: "base58 transfer", data: txB58(good), cfg: processed, executed: good},
-		{name: "base64 transfer", data: txB64(good64), cfg: &rpcapi.SendTransactionConfig{Encoding: txPtr("base64"), PreflightCommitment: txPtr("processed")}, executed: good64},
+		{name: "base64 transfer", data: txB64(good64), cfg: &rpcapi.SendTransactionConfig{Encoding: txPtr("base64"), PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}, executed: good64},
 		{name: "json encoding", data: txB58(good), cfg: &rpcapi.SendTransactionConfig{Encoding: txPtr("json")},
 			code: -32602, message: "unsupported encoding: json. Supported encodings: base58, base64"},
 		{name: "bad base58", data: "0OIl", code: -32602, message: "invalid base58 encoding: …"},
@@ -219,7 +219,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 
 	tx := core.NewTransferTx(payer, dest, 5_000_000_000, stRecentHash(l))
 	_, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tx),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
+		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
 	e := txWantError(t, err, -32002, "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1")
 	data := txKeys(t, e.Data)
 	for _, k := range []string{"err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData",
@@ -250,7 +250,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 	tampered := core.NewTransferTx(payer, dest, 1, stRecentHash(l))
 	tampered.Signatures[0][1] ^= 1
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tampered),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
+		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
 	e = txWantError(t, err, -32002, "Transaction simulation failed: Transaction did not pass signature verification")
 	txJSONEqual(t, e.Data, `{"accounts":null,"err":"SignatureFailure","fee":null,"innerInstructions":null,`+
 		`"loadedAccountsDataSize":0,"loadedAddresses":null,"logs":[],"postBalances":null,`+
@@ -261,7 +261,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 	// balances, no loaded addresses (null each, as kit's live test of the reference expects).
 	stale := core.NewTransferTx(payer, dest, 1, core.Hash{9})
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(stale),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr("processed")}})
+		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
 	e = txWantError(t, err, -32002, "Transaction simulation failed: Blockhash not found")
 	txJSONEqual(t, e.Data, `{"err":"BlockhashNotFound","accounts":null,"innerInstructions":null,"loadedAccountsDataSize":0,"logs":[],"replacementBlockhash":null,"returnData":null,"unitsConsumed":0,`+
 		`"fee":null,"preBalances":null,"postBalances":null,"preTokenBalances":null,"postTokenBalances":null,"loadedAddresses":null}`)
@@ -291,7 +291,7 @@ func TestSimulateTransaction(t *testing.T) {
 	stale := core.NewTransferTx(payer, dest, 1_000_000, core.Hash{5})
 	tampered := core.NewTransferTx(payer, dest, 1_000_000, hash)
 	tampered.Signatures[0][1] ^= 1
-	processed := txPtr("processed")
+	processed := txPtr(rpcapi.CommitmentProcessed)
 	const transferLogs = `["Program 11111111111111111111111111111111 invoke [1]","Program 11111111111111111111111111111111 success"]`
 
 	simulate := func(tx *core.Transaction, cfg *rpcapi.SimulateTransactionConfig) (rpcapi.SimulateTransactionResult, error) {
@@ -373,7 +373,7 @@ func TestSimulateTransaction(t *testing.T) {
 
 	t.Run("replace recent blockhash", func(t *testing.T) {
 		txWaitConfirmed(t, l) // the payer exists at confirmed
-		res, err := simulate(stale, &rpcapi.SimulateTransactionConfig{Commitment: txPtr("confirmed"), ReplaceRecentBlockhash: txPtr(true)})
+		res, err := simulate(stale, &rpcapi.SimulateTransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed), ReplaceRecentBlockhash: txPtr(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -468,7 +468,7 @@ func TestRequestAirdrop(t *testing.T) {
 		time.Sleep(100 * time.Microsecond)
 	}
 	sig, err := s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: to.String(), Lamports: 5_000_000_000,
-		Config: &rpcapi.CommitmentConfig{Commitment: txPtr("confirmed")}})
+		Config: &rpcapi.CommitmentConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,7 +647,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 		{"before", &rpcapi.GetSignaturesForAddressConfig{Before: &sigs[3], Limit: txPtr(uint64(2))}, newestFirst[2:4]},
 		{"until", &rpcapi.GetSignaturesForAddressConfig{Until: &sigs[1]}, newestFirst[:3]},
 		{"before and until", &rpcapi.GetSignaturesForAddressConfig{Before: &sigs[4], Until: &sigs[0]}, newestFirst[1:4]},
-		{"confirmed", &rpcapi.GetSignaturesForAddressConfig{Commitment: txPtr("confirmed")}, newestFirst},
+		{"confirmed", &rpcapi.GetSignaturesForAddressConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}, newestFirst},
 		{"unknown before", &rpcapi.GetSignaturesForAddressConfig{Before: txPtr(core.Signature{1}.String())}, []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -680,7 +680,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 	}{
 		{"limit 0", &rpcapi.GetSignaturesForAddressConfig{Limit: txPtr(uint64(0))}, -32602, "Invalid limit; max 1000"},
 		{"limit 1001", &rpcapi.GetSignaturesForAddressConfig{Limit: txPtr(uint64(1001))}, -32602, "Invalid limit; max 1000"},
-		{"processed", &rpcapi.GetSignaturesForAddressConfig{Commitment: txPtr("processed")}, -32602, "Method does not support commitment below `confirmed`"},
+		{"processed", &rpcapi.GetSignaturesForAddressConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)}, -32602, "Method does not support commitment below `confirmed`"},
 		{"min context slot", &rpcapi.GetSignaturesForAddressConfig{MinContextSlot: txPtr(uint64(1 << 40))}, -32016, "Minimum context slot has not been reached"},
 		{"bad before", &rpcapi.GetSignaturesForAddressConfig{Before: txPtr("xyz")}, -32602, "Invalid param: WrongSize"},
 	} {
@@ -709,7 +709,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 		tx := core.NewTransferTx(payer, dest, 7_777, stRecentHash(l))
 		sig := txSend(t, s, tx)
 		txWaitConfirmed(t, l)
-		got := get(&rpcapi.GetSignaturesForAddressConfig{Commitment: txPtr("confirmed"), Limit: txPtr(uint64(1))})
+		got := get(&rpcapi.GetSignaturesForAddressConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed), Limit: txPtr(uint64(1))})
 		_, _, root := l.Slots()
 		if len(got) != 1 || got[0].Signature != sig {
 			t.Fatalf("got %v", txJSON(t, got))
@@ -733,8 +733,8 @@ func TestGetTransaction(t *testing.T) {
 	get := func(cfg *rpcapi.GetTransactionConfig) (rpcapi.GetTransactionResult, error) {
 		return s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: sig, Config: cfg})
 	}
-	confirmed := func(enc string, maxVersion *uint8) *rpcapi.GetTransactionConfig {
-		return &rpcapi.GetTransactionConfig{Config: &rpcapi.TransactionConfig{Commitment: txPtr("confirmed"), Encoding: &enc, MaxSupportedTransactionVersion: maxVersion}}
+	confirmed := func(enc rpcapi.TransactionEncoding, maxVersion *uint8) *rpcapi.GetTransactionConfig {
+		return &rpcapi.GetTransactionConfig{Config: &rpcapi.TransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed), Encoding: &enc, MaxSupportedTransactionVersion: maxVersion}}
 	}
 
 	txWaitConfirmed(t, l)
@@ -774,7 +774,7 @@ func TestGetTransaction(t *testing.T) {
 	})
 	t.Run("base58 bare encoding", func(t *testing.T) {
 		waitFinalized(t, l)
-		enc := "base58"
+		enc := rpcapi.TransactionEncodingBase58
 		res, err := get(&rpcapi.GetTransactionConfig{Encoding: &enc})
 		if err != nil || res == nil {
 			t.Fatalf("got %v, %v", res, err)
@@ -810,7 +810,7 @@ func TestGetTransaction(t *testing.T) {
 		}
 	})
 	t.Run("errors and null", func(t *testing.T) {
-		_, err := get(&rpcapi.GetTransactionConfig{Config: &rpcapi.TransactionConfig{Commitment: txPtr("processed")}})
+		_, err := get(&rpcapi.GetTransactionConfig{Config: &rpcapi.TransactionConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)}})
 		txWantError(t, err, -32602, "Method does not support commitment below `confirmed`")
 		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.Signature{3}.String()})
 		if err != nil || res != nil {
@@ -849,7 +849,7 @@ func TestGetTransaction(t *testing.T) {
 		txJSONEqual(t, keys["version"], `0`)
 		txJSONEqual(t, txKeys(t, keys["transaction"])["message"].(map[string]any)["addressTableLookups"], `[]`)
 		_, err = s.GetConfirmedTransaction(ctx, &rpcapi.GetConfirmedTransactionParams{Signature: v0,
-			Config: &rpcapi.GetConfirmedTransactionConfig{Config: &rpcapi.ConfirmedTransactionConfig{Commitment: txPtr("confirmed")}}})
+			Config: &rpcapi.GetConfirmedTransactionConfig{Config: &rpcapi.ConfirmedTransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}}})
 		txWantError(t, err, -32015, "")
 	})
 }

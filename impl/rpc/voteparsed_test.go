@@ -42,7 +42,7 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 		`"type":"delegated"},"space":200}`)
 	stakeAccount := `{"lamports":500000000000000,"owner":"Stake11111111111111111111111111111111111111","data":` + stakeData +
 		`,"executable":false,"rentEpoch":18446744073709551615,"space":200}`
-	parsed := &rpcapi.AccountInfoConfig{Encoding: stPtr("jsonParsed")}
+	parsed := &rpcapi.AccountInfoConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}
 
 	for _, c := range []struct{ key, want string }{{g.Vote.PublicKey().String(), voteAccount}, {g.Stake.PublicKey().String(), stakeAccount}} {
 		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: c.key, Config: parsed})
@@ -63,7 +63,7 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 		want    string
 	}{{core.VoteProgramID, g.Vote.PublicKey().String(), voteAccount}, {core.StakeProgramID, g.Stake.PublicKey().String(), stakeAccount}} {
 		p, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: c.program.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Encoding: stPtr("jsonParsed")}})
+			Config: &rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestVoteAccountJSONParsedWhileVoting(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: l.VoteAccount().String(),
-			Config: &rpcapi.AccountInfoConfig{Encoding: stPtr("jsonParsed"), Commitment: stPtr("processed")}})
+			Config: &rpcapi.AccountInfoConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed), Commitment: stPtr(rpcapi.CommitmentProcessed)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,12 +8,12 @@ import (
 	"fmt"
 )
 
-type Commitment = string
+type Commitment string
 
 const (
-	CommitmentProcessed = "processed"
-	CommitmentConfirmed = "confirmed"
-	CommitmentFinalized = "finalized"
+	CommitmentProcessed Commitment = "processed"
+	CommitmentConfirmed Commitment = "confirmed"
+	CommitmentFinalized Commitment = "finalized"
 )
 
 type Config struct {

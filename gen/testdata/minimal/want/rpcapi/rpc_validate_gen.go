@@ -29,7 +29,7 @@ func (x *GetItemsConfig) validate(path string) error {
 		switch *x.Encoding {
 		case "json", "base64":
 		default:
-			return invalidParam(path, "unknown variant `"+(*x.Encoding)+"`, expected one of `json`, `base64`", "")
+			return invalidParam(path, "unknown variant `"+string((*x.Encoding))+"`, expected one of `json`, `base64`", "")
 		}
 	}
 	if x.Config != nil {
@@ -44,7 +44,7 @@ func (x *Config) validate(path string) error {
 		switch *x.Commitment {
 		case "processed", "confirmed", "finalized":
 		default:
-			return invalidParam(path+".commitment", "unknown variant `"+(*x.Commitment)+"`, expected one of `processed`, `confirmed`, `finalized`", "")
+			return invalidParam(path+".commitment", "unknown variant `"+string((*x.Commitment))+"`, expected one of `processed`, `confirmed`, `finalized`", "")
 		}
 	}
 	if x.Limit != nil {
