@@ -116,6 +116,11 @@ func typ(t *GoType, qual string) *jen.Statement {
 		return jen.Index(jen.Lit(t.Len)).Add(typ(t.Elem, qual))
 	case TMap:
 		return jen.Map(jen.String()).Add(typ(t.Elem, qual))
+	case TOpt:
+		if qual != "" {
+			return jen.Qual(qual, "Opt").Types(typ(t.Elem, qual))
+		}
+		return jen.Id("Opt").Types(typ(t.Elem, ""))
 	}
 	panic("unknown type kind")
 }

@@ -261,9 +261,12 @@ func emitParams(ir *IR) *jen.File {
 		var vals, present []jen.Code
 		for _, p := range m.Params {
 			vals = append(vals, jen.Id("p").Dot(p.GoName))
-			if p.Required || !p.Type.Nilable() {
+			switch {
+			case p.Type.Kind == TOpt:
+				present = append(present, jen.Id("p").Dot(p.GoName).Dot("ok"))
+			case p.Required || !p.Type.Nilable():
 				present = append(present, jen.True())
-			} else {
+			default:
 				present = append(present, jen.Id("p").Dot(p.GoName).Op("!=").Nil())
 			}
 		}
@@ -282,6 +285,10 @@ func processedCond(t *GoType, expr string) string {
 	case TPtr:
 		if inner := processedCond(t.Elem, expr); inner != "" {
 			return expr + " != nil && " + inner
+		}
+	case TOpt:
+		if inner := processedCond(t.Elem, expr+".v"); inner != "" {
+			return expr + ".ok && " + inner
 		}
 	case TNamed:
 		d := t.Named

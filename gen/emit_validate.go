@@ -30,7 +30,7 @@ func (v *validator) needsCheck(t *GoType) bool {
 		return true
 	}
 	switch t.Kind {
-	case TPtr, TSlice, TArray, TMap:
+	case TPtr, TSlice, TArray, TMap, TOpt:
 		return v.needsCheck(t.Elem)
 	case TNamed:
 		return v.declNeeds(t.Named)
@@ -82,6 +82,14 @@ func (v *validator) check(t *GoType, expr, path string) []jen.Code {
 		inner.C = mergeConstraints(t.C, t.Elem.C)
 		if body := v.check(&inner, "(*"+expr+")", path); len(body) > 0 {
 			out = append(out, jen.If(jen.Id(expr).Op("!=").Nil()).Block(body...))
+		}
+		return out
+	case TOpt:
+		// The generated package reads an Opt's fields directly: the value is checked in place.
+		inner := *t.Elem
+		inner.C = mergeConstraints(t.C, t.Elem.C)
+		if body := v.check(&inner, expr+".v", path); len(body) > 0 {
+			out = append(out, jen.If(jen.Id(expr+".ok")).Block(body...))
 		}
 		return out
 	case TNamed:
@@ -228,6 +236,7 @@ type b58 struct {
 	size      int
 	custom    string
 	list, ptr bool
+	opt       bool    // ptr is an Opt rather than a pointer
 	stripped  *GoType // the type without its base-58 format: what is left for v.check (a list's length)
 }
 
@@ -235,8 +244,8 @@ type b58 struct {
 // list of them, or an optional one of either.
 func base58Of(t *GoType) (d b58, ok bool) {
 	u, c := unalias(t, t.C)
-	if u.Kind == TPtr {
-		d.ptr = true
+	if u.Kind == TPtr || u.Kind == TOpt {
+		d.ptr, d.opt = true, u.Kind == TOpt
 		u, c = unalias(u.Elem, mergeConstraints(c, u.Elem.C))
 	}
 	if u.Kind == TSlice {
@@ -269,7 +278,7 @@ func withoutFormat(t *GoType) *GoType {
 	cp := *u
 	cp.C = c
 	switch cp.Kind {
-	case TPtr, TSlice:
+	case TPtr, TSlice, TOpt:
 		cp.Elem = withoutFormat(u.Elem)
 	case TPrim:
 		cp.C.Format, cp.C.Message = "", ""
@@ -290,12 +299,16 @@ func (v *validator) decodeB58(d b58, owner, goName, path string) []jen.Code {
 		return append(v.check(d.stripped, expr, path),
 			jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id(expr), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
-	// An optional value: its checks and its decoding under one nil test.
+	// An optional value: its checks and its decoding under one test of presence.
 	inner := *d.stripped.Elem
 	inner.C = mergeConstraints(d.stripped.C, d.stripped.Elem.C)
-	body := append(v.check(&inner, "(*"+expr+")", path),
-		jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id("*"+expr), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
-	return []jen.Code{jen.If(jen.Id(expr).Op("!=").Nil()).Block(body...)}
+	val, present := "(*"+expr+")", jen.Id(expr).Op("!=").Nil()
+	if d.opt {
+		val, present = expr+".v", jen.Id(expr+".ok")
+	}
+	body := append(v.check(&inner, val, path),
+		jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id(val), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	return []jen.Code{jen.If(present).Block(body...)}
 }
 
 // keptType is the Go type of a kept field: the bytes of one value or of each value of a list.
@@ -326,7 +339,11 @@ func emitKeptAccessor(f *jen.File, d b58, recv, typeName, goName, wireName strin
 		fn = "decodeBase58List"
 	}
 	cond := jen.Id(field).Op("!=").Nil()
-	if d.ptr {
+	switch {
+	case d.opt:
+		val = expr + ".v"
+		cond = cond.Op("||").Op("!").Id(expr + ".ok")
+	case d.ptr:
 		val = "*" + expr
 		cond = cond.Op("||").Id(expr).Op("==").Nil()
 	}

@@ -20,7 +20,7 @@ func TestGeneratedDecodersMatchKeysExactly(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[`+key+`,{"COMMITMENT":"processed","commitment":"finalized","MinContextSlot":7}]`), &balance); err != nil {
 		t.Fatal(err)
 	}
-	if c := balance.Config; c == nil || c.Commitment == nil || *c.Commitment != "finalized" || c.MinContextSlot != nil {
+	if c, ok := balance.Config.Get(); !ok || c.Commitment == nil || *c.Commitment != "finalized" || c.MinContextSlot != nil {
 		t.Errorf("getBalance config = %+v, want commitment finalized and no minContextSlot", c)
 	}
 
@@ -29,7 +29,7 @@ func TestGeneratedDecodersMatchKeysExactly(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[5,{"COMMITMENT":"processed"}]`), &block); err != nil {
 		t.Errorf("getBlock with COMMITMENT processed: %v, want it ignored", err)
 	}
-	if block.Config == nil || block.Config.Config == nil || block.Config.Config.Commitment != nil {
+	if c, ok := block.Config.Get(); !ok || c.Config == nil || c.Config.Commitment != nil {
 		t.Errorf("getBlock config = %+v, want no commitment", block.Config)
 	}
 
@@ -39,8 +39,8 @@ func TestGeneratedDecodersMatchKeysExactly(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &accounts); err != nil {
 		t.Fatal(err)
 	}
-	c := accounts.Config
-	if c == nil || c.DataSlice == nil || c.DataSlice.Offset != 2 || c.DataSlice.Length != 1 || c.Filters != nil ||
+	c, ok := accounts.Config.Get()
+	if !ok || c.DataSlice == nil || c.DataSlice.Offset != 2 || c.DataSlice.Length != 1 || c.Filters != nil ||
 		c.Encoding == nil || *c.Encoding != "base64" {
 		t.Errorf("getProgramAccounts config = %+v", c)
 	}
@@ -140,15 +140,16 @@ func TestValidateKeepsDecodedListsAndConfigKeys(t *testing.T) {
 	}
 
 	before := sig
-	s := rpcapi.GetSignaturesForAddressParams{Address: key, Config: &rpcapi.GetSignaturesForAddressConfig{Before: &before}}
+	s := rpcapi.GetSignaturesForAddressParams{Address: key, Config: rpcapi.Some(rpcapi.GetSignaturesForAddressConfig{Before: &before})}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	before = "0"
-	if b, err := s.Config.BeforeBytes(); err != nil || len(b) != 64 {
+	cfg := s.Config.OrZero()
+	if b, err := cfg.BeforeBytes(); err != nil || len(b) != 64 {
 		t.Errorf("before after Validate: %x, %v; want the 64 bytes Validate decoded", b, err)
 	}
-	if b, err := s.Config.UntilBytes(); err != nil || b != nil {
+	if b, err := cfg.UntilBytes(); err != nil || b != nil {
 		t.Errorf("absent until: %x, %v; want nil", b, err)
 	}
 

@@ -137,7 +137,7 @@ func TestSchemaChangeChangesCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	params := string(after["rpcapi/rpc_params_gen.go"])
-	if !strings.Contains(params, "type GetGenesisHashParams struct") || !strings.Contains(params, "ExtraFlag *bool") {
+	if !strings.Contains(params, "type GetGenesisHashParams struct") || !strings.Contains(params, "ExtraFlag Opt[bool]") {
 		t.Errorf("the new param did not reach the typed params")
 	}
 	if bytes.Equal(before["rpcapi/rpc_handler_gen.go"], after["rpcapi/rpc_handler_gen.go"]) {
@@ -290,5 +290,69 @@ func TestWrapKeepsAtWordsOffLineStarts(t *testing.T) {
 		if strings.HasPrefix(l, "@") {
 			t.Errorf("wrap put %q at a line start: %q", l, got)
 		}
+	}
+}
+
+// TestSchemaChangeBreaksTheBuild is the property the Handler interface exists for: a method added to the schema
+// stops impl/rpc from building until it is written. The regenerated rpcapi is laid over the real one (go build
+// -overlay), so nothing in the tree is written; the build must fail on Server lacking the new method.
+func TestSchemaChangeBreaksTheBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds impl/rpc against a changed rpcapi")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "schema"), os.DirFS("../schema")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "schema", "methods", "node.yaml")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	method := `- name: ledgerd_schemaChangeProbe
+  summary: A method no handler implements.
+  params: []
+  result: {name: probe, schema: {type: boolean}}
+  errors: [{$ref: '#/components/errors/InvalidParams'}]
+  examples: [{name: probe, params: [], result: {name: probe, value: true}}]
+`
+	if err := os.WriteFile(p, append(src, method...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(os.DirFS(filepath.Join(dir, "schema")), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replace := map[string]string{}
+	for name, data := range files {
+		if !strings.HasPrefix(name, "rpcapi/") {
+			continue
+		}
+		f := filepath.Join(dir, "out", filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		replace[filepath.Join(root, "generated", filepath.FromSlash(name))] = f
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": replace})
+	overlayFile := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-overlay", overlayFile, "-o", os.DevNull, "./impl/rpc")
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("impl/rpc builds against a schema with a method it does not implement")
+	}
+	if !strings.Contains(string(out), "missing method LedgerdSchemaChangeProbe") {
+		t.Fatalf("the build failed, but not on the missing method:\n%s", out)
 	}
 }

@@ -25,6 +25,7 @@ const (
 	TSlice              // []Elem
 	TArray              // [Len]Elem
 	TMap                // map[string]Elem
+	TOpt                // Opt[Elem]: an optional param, absent or null, or a value
 )
 
 // GoType is a Go type expression plus the constraints its values must meet.
@@ -101,7 +102,7 @@ type Member struct {
 type Param struct {
 	Name, GoName, Doc string
 	Required          bool
-	Type              *GoType // pointer for optional params
+	Type              *GoType // Opt[...] for optional params, a pointer for required ones that admit null
 	Schema            *GoType // the param's own type, before Go's pointer for an optional param
 }
 
@@ -597,6 +598,8 @@ func goTypeString(t *GoType) string {
 		return fmt.Sprintf("[%d]%s", t.Len, goTypeString(t.Elem))
 	case TMap:
 		return "map[string]" + goTypeString(t.Elem)
+	case TOpt:
+		return "Opt[" + goTypeString(t.Elem) + "]"
 	}
 	return "?"
 }
@@ -622,7 +625,15 @@ func (b *builder) method(m *Node) *Method {
 		pname := p.Get("name").String()
 		t := b.typeOf(p.Get("schema"), out.GoName+goName(pname))
 		prm := &Param{Name: pname, GoName: goName(pname), Doc: p.Get("description").String(), Required: p.Get("required").Truthy(), Type: t, Schema: t}
-		if (!prm.Required || isNullableSchema(p.Get("schema"))) && !t.Nilable() {
+		switch {
+		case !prm.Required && t.Kind == TPtr && t.Null:
+			// null and absent are one for an optional param: Opt of what the pointer points to.
+			inner := *t.Elem
+			inner.C = mergeConstraints(t.C, t.Elem.C)
+			prm.Type = &GoType{Kind: TOpt, Elem: &inner}
+		case !prm.Required:
+			prm.Type = &GoType{Kind: TOpt, Elem: t}
+		case isNullableSchema(p.Get("schema")) && !t.Nilable():
 			prm.Type = &GoType{Kind: TPtr, Elem: t}
 		}
 		out.Params = append(out.Params, prm)

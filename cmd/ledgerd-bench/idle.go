@@ -163,7 +163,7 @@ func runSlots(p *proc, target uint64, slots int) (time.Duration, int64) {
 	time.Sleep(ideal * 9 / 10)
 	for time.Since(t0) < 2*ideal {
 		slot, err := cl.GetSlot(context.Background(), &rpcapi.GetSlotParams{
-			Config: &rpcapi.ContextConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}})
+			Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			time.Sleep(ideal - time.Since(t0))
 			break

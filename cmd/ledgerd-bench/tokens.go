@@ -141,7 +141,7 @@ func setupTokens(ctx context.Context, cl *rpcclient.Client, faucet core.Keypair,
 		}
 		sig, err := cl.SendTransaction(ctx, &rpcapi.SendTransactionParams{
 			Transaction: base64.StdEncoding.EncodeToString(tx.Serialize()),
-			Config:      &rpcapi.SendTransactionConfig{Encoding: ptr("base64"), PreflightCommitment: ptr(rpcapi.CommitmentProcessed)},
+			Config:      rpcapi.Some(rpcapi.SendTransactionConfig{Encoding: ptr("base64"), PreflightCommitment: ptr(rpcapi.CommitmentProcessed)}),
 		})
 		if err != nil {
 			return mint, nil, err

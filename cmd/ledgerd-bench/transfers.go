@@ -107,7 +107,7 @@ func fundPayers(ctx context.Context, cl *rpcclient.Client, faucet core.Keypair, 
 func sendTx(ctx context.Context, cl *rpcclient.Client, tx *core.Transaction) (string, error) {
 	return cl.SendTransaction(ctx, &rpcapi.SendTransactionParams{
 		Transaction: base64.StdEncoding.EncodeToString(tx.Serialize()),
-		Config:      &rpcapi.SendTransactionConfig{Encoding: ptr("base64")},
+		Config:      rpcapi.Some(rpcapi.SendTransactionConfig{Encoding: ptr("base64")}),
 	})
 }
 
@@ -260,7 +260,7 @@ func latestBlockhash(ctx context.Context, cl *rpcclient.Client) (core.Hash, erro
 
 func transactionCount(ctx context.Context, cl *rpcclient.Client) (uint64, error) {
 	return cl.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{
-		Config: &rpcapi.ContextConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 }
 
 // statuses looks every signature up, 256 at a time.

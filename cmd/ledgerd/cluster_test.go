@@ -61,7 +61,7 @@ func TestSnapshotAndHealthFlags(t *testing.T) {
 		"--snapshot", filepath.Join(ledgerDir, "snapshots"), "--snapshot-interval-slots", "0")
 	c = rpcclient.New(httpURL)
 	processed := rpcapi.Commitment(rpcapi.CommitmentProcessed)
-	slot, err := c.GetSlot(ctx, &rpcapi.GetSlotParams{Config: &rpcapi.ContextConfig{Commitment: &processed}})
+	slot, err := c.GetSlot(ctx, &rpcapi.GetSlotParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: &processed})})
 	if err != nil || slot < snap.Full {
 		t.Errorf("restored node at slot %d, %v; the snapshot was at %d", slot, err, snap.Full)
 	}

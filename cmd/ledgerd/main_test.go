@@ -134,7 +134,7 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 	c = rpcclient.New(url)
 	for i, k := range keys {
 		fin := rpcapi.CommitmentFinalized
-		bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k, Config: &rpcapi.ContextConfig{Commitment: &fin}})
+		bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k, Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: &fin})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 		}
 	}
 	st, err := c.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: sigs,
-		Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true}})
+		Config: rpcapi.Some(rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -278,7 +278,7 @@ func findOwnedBy(name string, program core.Pubkey) func(ctx context.Context, e *
 		defer cancel()
 		enc := rpcapi.AccountEncodingBase64
 		res, err := e.client.GetProgramAccounts(cctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Encoding: &enc, DataSlice: &rpcapi.DataSlice{}}})
+			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: &enc, DataSlice: &rpcapi.DataSlice{}})})
 		if err != nil {
 			return nil, fmt.Errorf("getProgramAccounts %s: %w", program, err)
 		}
@@ -324,7 +324,7 @@ func (e *Env) send(ctx context.Context, tx *core.Transaction) (string, error) {
 	defer cancel()
 	enc := "base64"
 	sig, err := e.client.SendTransaction(cctx, &rpcapi.SendTransactionParams{
-		Transaction: base64.StdEncoding.EncodeToString(tx.Serialize()), Config: &rpcapi.SendTransactionConfig{Encoding: &enc}})
+		Transaction: base64.StdEncoding.EncodeToString(tx.Serialize()), Config: rpcapi.Some(rpcapi.SendTransactionConfig{Encoding: &enc})})
 	if err != nil {
 		return "", fmt.Errorf("sendTransaction: %w", err)
 	}
@@ -340,7 +340,7 @@ func (e *Env) waitFinalized(ctx context.Context, sig string) (uint64, error) {
 	for {
 		cctx, ccancel := e.withTimeout(ctx)
 		st, err := e.client.GetSignatureStatuses(cctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{sig},
-			Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true}})
+			Config: rpcapi.Some(rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true})})
 		ccancel()
 		if err != nil {
 			return 0, fmt.Errorf("getSignatureStatuses: %w", err)

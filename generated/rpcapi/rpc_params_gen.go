@@ -5,9 +5,9 @@ package rpcapi
 
 // GetAccountInfoParams are the positional params of getAccountInfo.
 type GetAccountInfoParams struct {
-	Pubkey      Pubkey             // Address of the account to read.
-	Config      *AccountInfoConfig // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	pubkeyBytes []byte             // set by Validate
+	Pubkey      Pubkey                 // Address of the account to read.
+	Config      Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	pubkeyBytes []byte                 // set by Validate
 }
 
 // PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -32,14 +32,14 @@ func (p *GetAccountInfoParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetAccountInfoParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetBalanceParams are the positional params of getBalance.
 type GetBalanceParams struct {
-	Pubkey      Pubkey         // Address of the account to query.
-	Config      *ContextConfig // Commitment and minimum context slot.
-	pubkeyBytes []byte         // set by Validate
+	Pubkey      Pubkey             // Address of the account to query.
+	Config      Opt[ContextConfig] // Commitment and minimum context slot.
+	pubkeyBytes []byte             // set by Validate
 }
 
 // PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -64,14 +64,14 @@ func (p *GetBalanceParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetBalanceParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetMultipleAccountsParams are the positional params of getMultipleAccounts.
 type GetMultipleAccountsParams struct {
-	Pubkeys      []Pubkey           // Addresses of the accounts to read, at most 100.
-	Config       *AccountInfoConfig // Commitment, data encoding (default `base64`), data slice and minimum context slot.
-	pubkeysBytes [][]byte           // set by Validate
+	Pubkeys      []Pubkey               // Addresses of the accounts to read, at most 100.
+	Config       Opt[AccountInfoConfig] // Commitment, data encoding (default `base64`), data slice and minimum context slot.
+	pubkeysBytes [][]byte               // set by Validate
 }
 
 // PubkeysBytes returns each key of pubkeys decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
@@ -96,14 +96,14 @@ func (p *GetMultipleAccountsParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetMultipleAccountsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkeys, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Pubkeys, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetProgramAccountsParams are the positional params of getProgramAccounts.
 type GetProgramAccountsParams struct {
-	ProgramId      Pubkey                 // Address of the program that owns the accounts.
-	Config         *ProgramAccountsConfig // Commitment, data encoding (default `binary`), data slice, filters (at most 4), withContext, sortResults and...
-	programIdBytes []byte                 // set by Validate
+	ProgramId      Pubkey                     // Address of the program that owns the accounts.
+	Config         Opt[ProgramAccountsConfig] // Commitment, data encoding (default `binary`), data slice, filters (at most 4), withContext, sortResults and...
+	programIdBytes []byte                     // set by Validate
 }
 
 // ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -128,13 +128,13 @@ func (p *GetProgramAccountsParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetProgramAccountsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.ProgramId, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.ProgramId, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetMinimumBalanceForRentExemptionParams are the positional params of getMinimumBalanceForRentExemption.
 type GetMinimumBalanceForRentExemptionParams struct {
-	DataLength uint64                    // The account's data length in bytes (at most 10485760).
-	Config     *RequiredCommitmentConfig // Commitment.
+	DataLength uint64                        // The account's data length in bytes (at most 10485760).
+	Config     Opt[RequiredCommitmentConfig] // Commitment.
 }
 
 func (p *GetMinimumBalanceForRentExemptionParams) UnmarshalJSON(data []byte) error {
@@ -151,12 +151,12 @@ func (p *GetMinimumBalanceForRentExemptionParams) UnmarshalJSON(data []byte) err
 	return nil
 }
 func (p GetMinimumBalanceForRentExemptionParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.DataLength, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.DataLength, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetLargestAccountsParams are the positional params of getLargestAccounts.
 type GetLargestAccountsParams struct {
-	Config *GetLargestAccountsConfig // Commitment and an optional circulating / nonCirculating filter.
+	Config Opt[GetLargestAccountsConfig] // Commitment and an optional circulating / nonCirculating filter.
 }
 
 func (p *GetLargestAccountsParams) UnmarshalJSON(data []byte) error {
@@ -170,12 +170,12 @@ func (p *GetLargestAccountsParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetLargestAccountsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetSupplyParams are the positional params of getSupply.
 type GetSupplyParams struct {
-	Config *GetSupplyConfig // Commitment and whether to leave out the list of non-circulating accounts.
+	Config Opt[GetSupplyConfig] // Commitment and whether to leave out the list of non-circulating accounts.
 }
 
 func (p *GetSupplyParams) UnmarshalJSON(data []byte) error {
@@ -189,15 +189,15 @@ func (p *GetSupplyParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetSupplyParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // RequestAirdropParams are the positional params of requestAirdrop.
 type RequestAirdropParams struct {
-	Pubkey      Pubkey            // Address to receive the lamports.
-	Lamports    Lamports          // Amount to airdrop, in lamports.
-	Config      *CommitmentConfig // Commitment.
-	pubkeyBytes []byte            // set by Validate
+	Pubkey      Pubkey                // Address to receive the lamports.
+	Lamports    Lamports              // Amount to airdrop, in lamports.
+	Config      Opt[CommitmentConfig] // Commitment.
+	pubkeyBytes []byte                // set by Validate
 }
 
 // PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -225,13 +225,13 @@ func (p *RequestAirdropParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p RequestAirdropParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkey, p.Lamports, p.Config}, []bool{true, true, p.Config != nil})
+	return marshalParams([]any{p.Pubkey, p.Lamports, p.Config}, []bool{true, true, p.Config.ok})
 }
 
 // GetBlockParams are the positional params of getBlock.
 type GetBlockParams struct {
-	Slot   Slot            // The slot of the block.
-	Config *GetBlockConfig // A config object, or (the old form) just the transaction encoding.
+	Slot   Slot                // The slot of the block.
+	Config Opt[GetBlockConfig] // A config object, or (the old form) just the transaction encoding.
 }
 
 func (p *GetBlockParams) UnmarshalJSON(data []byte) error {
@@ -247,19 +247,19 @@ func (p *GetBlockParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+		if p.Config.ok && (p.Config.v.Config != nil && p.Config.v.Config.Commitment != nil && *p.Config.v.Config.Commitment == "processed") {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetBlockParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Slot, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Slot, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetBlockHeightParams are the positional params of getBlockHeight.
 type GetBlockHeightParams struct {
-	Config *ContextConfig
+	Config Opt[ContextConfig]
 }
 
 func (p *GetBlockHeightParams) UnmarshalJSON(data []byte) error {
@@ -273,14 +273,14 @@ func (p *GetBlockHeightParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetBlockHeightParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetBlocksParams are the positional params of getBlocks.
 type GetBlocksParams struct {
-	StartSlot Slot              // The first slot of the range.
-	EndSlot   *GetBlocksEndSlot // The last slot of the range (inclusive), or the config object in place of it.
-	Config    *ContextConfig
+	StartSlot Slot                  // The first slot of the range.
+	EndSlot   Opt[GetBlocksEndSlot] // The last slot of the range (inclusive), or the config object in place of it.
+	Config    Opt[ContextConfig]
 }
 
 func (p *GetBlocksParams) UnmarshalJSON(data []byte) error {
@@ -299,25 +299,25 @@ func (p *GetBlocksParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.EndSlot != nil && (p.EndSlot.Config != nil && p.EndSlot.Config.Commitment != nil && *p.EndSlot.Config.Commitment == "processed") {
+		if p.EndSlot.ok && (p.EndSlot.v.Config != nil && p.EndSlot.v.Config.Commitment != nil && *p.EndSlot.v.Config.Commitment == "processed") {
 			return NewUnsupportedCommitmentError()
 		}
 	case 3:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment != nil && *p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetBlocksParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.StartSlot, p.EndSlot, p.Config}, []bool{true, p.EndSlot != nil, p.Config != nil})
+	return marshalParams([]any{p.StartSlot, p.EndSlot, p.Config}, []bool{true, p.EndSlot.ok, p.Config.ok})
 }
 
 // GetBlocksWithLimitParams are the positional params of getBlocksWithLimit.
 type GetBlocksWithLimitParams struct {
 	StartSlot Slot   // The first slot to look at.
 	Limit     uint64 // The maximum number of slots to return (at most 500,000).
-	Config    *ContextConfig
+	Config    Opt[ContextConfig]
 }
 
 func (p *GetBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
@@ -336,14 +336,14 @@ func (p *GetBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 3:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment != nil && *p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetBlocksWithLimitParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.StartSlot, p.Limit, p.Config}, []bool{true, true, p.Config != nil})
+	return marshalParams([]any{p.StartSlot, p.Limit, p.Config}, []bool{true, true, p.Config.ok})
 }
 
 // GetBlockTimeParams are the positional params of getBlockTime.
@@ -402,7 +402,7 @@ type SurfnetSetTokenAccountParams struct {
 	Owner             Pubkey             // The token account's owner.
 	Mint              Pubkey             // The token's mint.
 	Update            TokenAccountUpdate // The fields to set.
-	TokenProgram      *Pubkey            // The token program (default SPL Token).
+	TokenProgram      Opt[Pubkey]        // The token program (default SPL Token).
 	ownerBytes        []byte             // set by Validate
 	mintBytes         []byte             // set by Validate
 	tokenProgramBytes []byte             // set by Validate
@@ -430,10 +430,10 @@ func (p *SurfnetSetTokenAccountParams) MintBytes() ([]byte, error) {
 // before the handler, or decoded now with Validate's error when it has not run.
 // An absent tokenProgram is nil.
 func (p *SurfnetSetTokenAccountParams) TokenProgramBytes() ([]byte, error) {
-	if p.tokenProgramBytes != nil || p.TokenProgram == nil {
+	if p.tokenProgramBytes != nil || !p.TokenProgram.ok {
 		return p.tokenProgramBytes, nil
 	}
-	return decodeBase58(*p.TokenProgram, 32, "")
+	return decodeBase58(p.TokenProgram.v, 32, "")
 }
 func (p *SurfnetSetTokenAccountParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 4)
@@ -455,12 +455,12 @@ func (p *SurfnetSetTokenAccountParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetSetTokenAccountParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Owner, p.Mint, p.Update, p.TokenProgram}, []bool{true, true, true, p.TokenProgram != nil})
+	return marshalParams([]any{p.Owner, p.Mint, p.Update, p.TokenProgram}, []bool{true, true, true, p.TokenProgram.ok})
 }
 
 // SurfnetTimeTravelParams are the positional params of surfnet_timeTravel.
 type SurfnetTimeTravelParams struct {
-	Config *TimeTravelConfig // Where to travel.
+	Config Opt[TimeTravelConfig] // Where to travel.
 }
 
 func (p *SurfnetTimeTravelParams) UnmarshalJSON(data []byte) error {
@@ -474,14 +474,14 @@ func (p *SurfnetTimeTravelParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetTimeTravelParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // SurfnetResetAccountParams are the positional params of surfnet_resetAccount.
 type SurfnetResetAccountParams struct {
-	Pubkey      Pubkey              // The account to reset.
-	Config      *ResetAccountConfig // Whether to reset the accounts it owns too.
-	pubkeyBytes []byte              // set by Validate
+	Pubkey      Pubkey                  // The account to reset.
+	Config      Opt[ResetAccountConfig] // Whether to reset the accounts it owns too.
+	pubkeyBytes []byte                  // set by Validate
 }
 
 // PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -506,12 +506,12 @@ func (p *SurfnetResetAccountParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetResetAccountParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config.ok})
 }
 
 // LedgerdAdvanceSlotsParams are the positional params of ledgerd_advanceSlots.
 type LedgerdAdvanceSlotsParams struct {
-	Count *uint64 // How many slots to produce (default 1).
+	Count Opt[uint64] // How many slots to produce (default 1).
 }
 
 func (p *LedgerdAdvanceSlotsParams) UnmarshalJSON(data []byte) error {
@@ -525,7 +525,7 @@ func (p *LedgerdAdvanceSlotsParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p LedgerdAdvanceSlotsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Count}, []bool{p.Count != nil})
+	return marshalParams([]any{p.Count}, []bool{p.Count.ok})
 }
 
 // LedgerdRevertParams are the positional params of ledgerd_revert.
@@ -643,10 +643,10 @@ func (p LedgerdSetBlockhashCheckParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetSetProgramAuthorityParams are the positional params of surfnet_setProgramAuthority.
 type SurfnetSetProgramAuthorityParams struct {
-	ProgramId         Pubkey  // The upgradeable program.
-	NewAuthority      *Pubkey // The new upgrade authority; omitted, none.
-	programIdBytes    []byte  // set by Validate
-	newAuthorityBytes []byte  // set by Validate
+	ProgramId         Pubkey      // The upgradeable program.
+	NewAuthority      Opt[Pubkey] // The new upgrade authority; omitted, none.
+	programIdBytes    []byte      // set by Validate
+	newAuthorityBytes []byte      // set by Validate
 }
 
 // ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -662,10 +662,10 @@ func (p *SurfnetSetProgramAuthorityParams) ProgramIdBytes() ([]byte, error) {
 // before the handler, or decoded now with Validate's error when it has not run.
 // An absent newAuthority is nil.
 func (p *SurfnetSetProgramAuthorityParams) NewAuthorityBytes() ([]byte, error) {
-	if p.newAuthorityBytes != nil || p.NewAuthority == nil {
+	if p.newAuthorityBytes != nil || !p.NewAuthority.ok {
 		return p.newAuthorityBytes, nil
 	}
-	return decodeBase58(*p.NewAuthority, 32, "")
+	return decodeBase58(p.NewAuthority.v, 32, "")
 }
 func (p *SurfnetSetProgramAuthorityParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
@@ -681,7 +681,7 @@ func (p *SurfnetSetProgramAuthorityParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetSetProgramAuthorityParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.ProgramId, p.NewAuthority}, []bool{true, p.NewAuthority != nil})
+	return marshalParams([]any{p.ProgramId, p.NewAuthority}, []bool{true, p.NewAuthority.ok})
 }
 
 // SurfnetCloneProgramAccountParams are the positional params of surfnet_cloneProgramAccount.
@@ -728,12 +728,12 @@ func (p SurfnetCloneProgramAccountParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetWriteProgramParams are the positional params of surfnet_writeProgram.
 type SurfnetWriteProgramParams struct {
-	ProgramId      Pubkey  // The program to write.
-	Data           string  // The bytes to write, hex-encoded.
-	Offset         uint64  // Where in the ELF the bytes go.
-	Authority      *Pubkey // The upgrade authority to set (default the system program, as surfpool).
-	programIdBytes []byte  // set by Validate
-	authorityBytes []byte  // set by Validate
+	ProgramId      Pubkey      // The program to write.
+	Data           string      // The bytes to write, hex-encoded.
+	Offset         uint64      // Where in the ELF the bytes go.
+	Authority      Opt[Pubkey] // The upgrade authority to set (default the system program, as surfpool).
+	programIdBytes []byte      // set by Validate
+	authorityBytes []byte      // set by Validate
 }
 
 // ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -749,10 +749,10 @@ func (p *SurfnetWriteProgramParams) ProgramIdBytes() ([]byte, error) {
 // before the handler, or decoded now with Validate's error when it has not run.
 // An absent authority is nil.
 func (p *SurfnetWriteProgramParams) AuthorityBytes() ([]byte, error) {
-	if p.authorityBytes != nil || p.Authority == nil {
+	if p.authorityBytes != nil || !p.Authority.ok {
 		return p.authorityBytes, nil
 	}
-	return decodeBase58(*p.Authority, 32, "")
+	return decodeBase58(p.Authority.v, 32, "")
 }
 func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 4)
@@ -774,7 +774,7 @@ func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetWriteProgramParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.ProgramId, p.Data, p.Offset, p.Authority}, []bool{true, true, true, p.Authority != nil})
+	return marshalParams([]any{p.ProgramId, p.Data, p.Offset, p.Authority}, []bool{true, true, true, p.Authority.ok})
 }
 
 // SurfnetSetSupplyParams are the positional params of surfnet_setSupply.
@@ -798,7 +798,7 @@ func (p SurfnetSetSupplyParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetExportSnapshotParams are the positional params of surfnet_exportSnapshot.
 type SurfnetExportSnapshotParams struct {
-	Config *ExportSnapshotConfig // What to export.
+	Config Opt[ExportSnapshotConfig] // What to export.
 }
 
 func (p *SurfnetExportSnapshotParams) UnmarshalJSON(data []byte) error {
@@ -812,14 +812,14 @@ func (p *SurfnetExportSnapshotParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetExportSnapshotParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // SurfnetProfileTransactionParams are the positional params of surfnet_profileTransaction.
 type SurfnetProfileTransactionParams struct {
-	TransactionData string                  // The transaction, its wire bytes base64-encoded.
-	Tag             *string                 // A tag to find the profile by later.
-	Config          *RpcProfileResultConfig // How to render the accounts, and whether to profile each instruction.
+	TransactionData string                      // The transaction, its wire bytes base64-encoded.
+	Tag             Opt[string]                 // A tag to find the profile by later.
+	Config          Opt[RpcProfileResultConfig] // How to render the accounts, and whether to profile each instruction.
 }
 
 func (p *SurfnetProfileTransactionParams) UnmarshalJSON(data []byte) error {
@@ -839,13 +839,13 @@ func (p *SurfnetProfileTransactionParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetProfileTransactionParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.TransactionData, p.Tag, p.Config}, []bool{true, p.Tag != nil, p.Config != nil})
+	return marshalParams([]any{p.TransactionData, p.Tag, p.Config}, []bool{true, p.Tag.ok, p.Config.ok})
 }
 
 // SurfnetGetProfileResultsByTagParams are the positional params of surfnet_getProfileResultsByTag.
 type SurfnetGetProfileResultsByTagParams struct {
-	Tag    string                  // The tag given to surfnet_profileTransaction.
-	Config *RpcProfileResultConfig // How to render the accounts, and whether to include each instruction's profile.
+	Tag    string                      // The tag given to surfnet_profileTransaction.
+	Config Opt[RpcProfileResultConfig] // How to render the accounts, and whether to include each instruction's profile.
 }
 
 func (p *SurfnetGetProfileResultsByTagParams) UnmarshalJSON(data []byte) error {
@@ -862,13 +862,13 @@ func (p *SurfnetGetProfileResultsByTagParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetGetProfileResultsByTagParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Tag, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Tag, p.Config}, []bool{true, p.Config.ok})
 }
 
 // SurfnetGetTransactionProfileParams are the positional params of surfnet_getTransactionProfile.
 type SurfnetGetTransactionProfileParams struct {
-	SignatureOrUuid string                  // The profile's uuid (or a transaction signature).
-	Config          *RpcProfileResultConfig // How to render the accounts, and whether to include each instruction's profile.
+	SignatureOrUuid string                      // The profile's uuid (or a transaction signature).
+	Config          Opt[RpcProfileResultConfig] // How to render the accounts, and whether to include each instruction's profile.
 }
 
 func (p *SurfnetGetTransactionProfileParams) UnmarshalJSON(data []byte) error {
@@ -885,7 +885,7 @@ func (p *SurfnetGetTransactionProfileParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetGetTransactionProfileParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.SignatureOrUuid, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.SignatureOrUuid, p.Config}, []bool{true, p.Config.ok})
 }
 
 // LedgerdDumpStateParams are the positional params of ledgerd_dumpState.
@@ -909,9 +909,9 @@ func (p LedgerdDumpStateParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetOfflineAccountParams are the positional params of surfnet_offlineAccount.
 type SurfnetOfflineAccountParams struct {
-	Pubkey      Pubkey                // The account (or program) to keep offline.
-	Config      *OfflineAccountConfig // Whether the accounts it owns are kept offline too.
-	pubkeyBytes []byte                // set by Validate
+	Pubkey      Pubkey                    // The account (or program) to keep offline.
+	Config      Opt[OfflineAccountConfig] // Whether the accounts it owns are kept offline too.
+	pubkeyBytes []byte                    // set by Validate
 }
 
 // PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -936,12 +936,12 @@ func (p *SurfnetOfflineAccountParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SurfnetOfflineAccountParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetEpochInfoParams are the positional params of getEpochInfo.
 type GetEpochInfoParams struct {
-	Config *ContextConfig // Commitment (default finalized) and minimum context slot.
+	Config Opt[ContextConfig] // Commitment (default finalized) and minimum context slot.
 }
 
 func (p *GetEpochInfoParams) UnmarshalJSON(data []byte) error {
@@ -955,12 +955,12 @@ func (p *GetEpochInfoParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetEpochInfoParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetInflationGovernorParams are the positional params of getInflationGovernor.
 type GetInflationGovernorParams struct {
-	Config *RequiredCommitmentConfig // Commitment (default finalized).
+	Config Opt[RequiredCommitmentConfig] // Commitment (default finalized).
 }
 
 func (p *GetInflationGovernorParams) UnmarshalJSON(data []byte) error {
@@ -974,14 +974,14 @@ func (p *GetInflationGovernorParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetInflationGovernorParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetInflationRewardParams are the positional params of getInflationReward.
 type GetInflationRewardParams struct {
-	Addresses      []Pubkey     // The accounts (stake or vote accounts) to look up.
-	Config         *EpochConfig // Commitment (default finalized; at least confirmed), epoch (default the previous epoch) and minimum context ...
-	addressesBytes [][]byte     // set by Validate
+	Addresses      []Pubkey         // The accounts (stake or vote accounts) to look up.
+	Config         Opt[EpochConfig] // Commitment (default finalized; at least confirmed), epoch (default the previous epoch) and minimum context ...
+	addressesBytes [][]byte         // set by Validate
 }
 
 // AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
@@ -1005,20 +1005,20 @@ func (p *GetInflationRewardParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment != nil && *p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetInflationRewardParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Addresses, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Addresses, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetConfirmedBlockParams are the positional params of getConfirmedBlock.
 type GetConfirmedBlockParams struct {
-	Slot   Slot                     // The slot of the block.
-	Config *GetConfirmedBlockConfig // A config object, or just the transaction encoding.
+	Slot   Slot                         // The slot of the block.
+	Config Opt[GetConfirmedBlockConfig] // A config object, or just the transaction encoding.
 }
 
 func (p *GetConfirmedBlockParams) UnmarshalJSON(data []byte) error {
@@ -1034,21 +1034,21 @@ func (p *GetConfirmedBlockParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+		if p.Config.ok && (p.Config.v.Config != nil && p.Config.v.Config.Commitment != nil && *p.Config.v.Config.Commitment == "processed") {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetConfirmedBlockParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Slot, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Slot, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetConfirmedBlocksParams are the positional params of getConfirmedBlocks.
 type GetConfirmedBlocksParams struct {
 	StartSlot Slot
-	EndSlot   *GetConfirmedBlocksEndSlot // The last slot of the range (inclusive), or the config object in place of it.
-	Config    *RequiredCommitmentConfig
+	EndSlot   Opt[GetConfirmedBlocksEndSlot] // The last slot of the range (inclusive), or the config object in place of it.
+	Config    Opt[RequiredCommitmentConfig]
 }
 
 func (p *GetConfirmedBlocksParams) UnmarshalJSON(data []byte) error {
@@ -1067,25 +1067,25 @@ func (p *GetConfirmedBlocksParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.EndSlot != nil && (p.EndSlot.Config != nil && p.EndSlot.Config.Commitment != nil && *p.EndSlot.Config.Commitment == "processed") {
+		if p.EndSlot.ok && (p.EndSlot.v.Config != nil && p.EndSlot.v.Config.Commitment != nil && *p.EndSlot.v.Config.Commitment == "processed") {
 			return NewUnsupportedCommitmentError()
 		}
 	case 3:
-		if p.Config != nil && p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetConfirmedBlocksParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.StartSlot, p.EndSlot, p.Config}, []bool{true, p.EndSlot != nil, p.Config != nil})
+	return marshalParams([]any{p.StartSlot, p.EndSlot, p.Config}, []bool{true, p.EndSlot.ok, p.Config.ok})
 }
 
 // GetConfirmedBlocksWithLimitParams are the positional params of getConfirmedBlocksWithLimit.
 type GetConfirmedBlocksWithLimitParams struct {
 	StartSlot Slot
 	Limit     uint64
-	Config    *RequiredCommitmentConfig
+	Config    Opt[RequiredCommitmentConfig]
 }
 
 func (p *GetConfirmedBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
@@ -1104,20 +1104,20 @@ func (p *GetConfirmedBlocksWithLimitParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 3:
-		if p.Config != nil && p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetConfirmedBlocksWithLimitParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.StartSlot, p.Limit, p.Config}, []bool{true, true, p.Config != nil})
+	return marshalParams([]any{p.StartSlot, p.Limit, p.Config}, []bool{true, true, p.Config.ok})
 }
 
 // GetConfirmedSignaturesForAddress2Params are the positional params of getConfirmedSignaturesForAddress2.
 type GetConfirmedSignaturesForAddress2Params struct {
 	Address      Pubkey
-	Config       *GetConfirmedSignaturesForAddress2Config
+	Config       Opt[GetConfirmedSignaturesForAddress2Config]
 	addressBytes []byte // set by Validate
 }
 
@@ -1142,21 +1142,21 @@ func (p *GetConfirmedSignaturesForAddress2Params) UnmarshalJSON(data []byte) err
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment != nil && *p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetConfirmedSignaturesForAddress2Params) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Address, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Address, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetConfirmedTransactionParams are the positional params of getConfirmedTransaction.
 type GetConfirmedTransactionParams struct {
 	Signature      Signature
-	Config         *GetConfirmedTransactionConfig // A config object, or just the transaction encoding.
-	signatureBytes []byte                         // set by Validate
+	Config         Opt[GetConfirmedTransactionConfig] // A config object, or just the transaction encoding.
+	signatureBytes []byte                             // set by Validate
 }
 
 // SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
@@ -1180,20 +1180,20 @@ func (p *GetConfirmedTransactionParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+		if p.Config.ok && (p.Config.v.Config != nil && p.Config.v.Config.Commitment != nil && *p.Config.v.Config.Commitment == "processed") {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetConfirmedTransactionParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Signature, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Signature, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetFeeCalculatorForBlockhashParams are the positional params of getFeeCalculatorForBlockhash.
 type GetFeeCalculatorForBlockhashParams struct {
 	Blockhash      Hash // The blockhash to query, base-58.
-	Config         *ContextConfig
+	Config         Opt[ContextConfig]
 	blockhashBytes []byte // set by Validate
 }
 
@@ -1219,12 +1219,12 @@ func (p *GetFeeCalculatorForBlockhashParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetFeeCalculatorForBlockhashParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Blockhash, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Blockhash, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetFeesParams are the positional params of getFees.
 type GetFeesParams struct {
-	Config *RequiredCommitmentConfig
+	Config Opt[RequiredCommitmentConfig]
 }
 
 func (p *GetFeesParams) UnmarshalJSON(data []byte) error {
@@ -1238,12 +1238,12 @@ func (p *GetFeesParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetFeesParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetRecentBlockhashParams are the positional params of getRecentBlockhash.
 type GetRecentBlockhashParams struct {
-	Config *RequiredCommitmentConfig
+	Config Opt[RequiredCommitmentConfig]
 }
 
 func (p *GetRecentBlockhashParams) UnmarshalJSON(data []byte) error {
@@ -1257,12 +1257,12 @@ func (p *GetRecentBlockhashParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetRecentBlockhashParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetLatestBlockhashParams are the positional params of getLatestBlockhash.
 type GetLatestBlockhashParams struct {
-	Config *ContextConfig
+	Config Opt[ContextConfig]
 }
 
 func (p *GetLatestBlockhashParams) UnmarshalJSON(data []byte) error {
@@ -1276,13 +1276,13 @@ func (p *GetLatestBlockhashParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetLatestBlockhashParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // IsBlockhashValidParams are the positional params of isBlockhashValid.
 type IsBlockhashValidParams struct {
 	Blockhash string // The blockhash to check, base-58.
-	Config    *ContextConfig
+	Config    Opt[ContextConfig]
 }
 
 func (p *IsBlockhashValidParams) UnmarshalJSON(data []byte) error {
@@ -1299,13 +1299,13 @@ func (p *IsBlockhashValidParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p IsBlockhashValidParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Blockhash, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Blockhash, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetFeeForMessageParams are the positional params of getFeeForMessage.
 type GetFeeForMessageParams struct {
 	Message string // A serialized transaction message (legacy or version 0), base64-encoded.
-	Config  *ContextConfig
+	Config  Opt[ContextConfig]
 }
 
 func (p *GetFeeForMessageParams) UnmarshalJSON(data []byte) error {
@@ -1322,23 +1322,23 @@ func (p *GetFeeForMessageParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetFeeForMessageParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Message, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Message, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetRecentPrioritizationFeesParams are the positional params of getRecentPrioritizationFees.
 type GetRecentPrioritizationFeesParams struct {
-	Addresses      *[]Pubkey // Account addresses (at most 128) that the transactions must write-lock.
-	addressesBytes [][]byte  // set by Validate
+	Addresses      Opt[[]Pubkey] // Account addresses (at most 128) that the transactions must write-lock.
+	addressesBytes [][]byte      // set by Validate
 }
 
 // AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
 // before the handler, or decoded now with Validate's error when it has not run.
 // An absent addresses is nil.
 func (p *GetRecentPrioritizationFeesParams) AddressesBytes() ([][]byte, error) {
-	if p.addressesBytes != nil || p.Addresses == nil {
+	if p.addressesBytes != nil || !p.Addresses.ok {
 		return p.addressesBytes, nil
 	}
-	return decodeBase58List(*p.Addresses, 32, "")
+	return decodeBase58List(p.Addresses.v, 32, "")
 }
 func (p *GetRecentPrioritizationFeesParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 1)
@@ -1351,13 +1351,13 @@ func (p *GetRecentPrioritizationFeesParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetRecentPrioritizationFeesParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Addresses}, []bool{p.Addresses != nil})
+	return marshalParams([]any{p.Addresses}, []bool{p.Addresses.ok})
 }
 
 // LedgerdGetBlockRecordsParams are the positional params of ledgerd_getBlockRecords.
 type LedgerdGetBlockRecordsParams struct {
-	StartSlot Slot    // The first slot to return.
-	Limit     *uint64 // The most blocks to return (1 to 1000, default 100).
+	StartSlot Slot        // The first slot to return.
+	Limit     Opt[uint64] // The most blocks to return (1 to 1000, default 100).
 }
 
 func (p *LedgerdGetBlockRecordsParams) UnmarshalJSON(data []byte) error {
@@ -1374,12 +1374,12 @@ func (p *LedgerdGetBlockRecordsParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p LedgerdGetBlockRecordsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.StartSlot, p.Limit}, []bool{true, p.Limit != nil})
+	return marshalParams([]any{p.StartSlot, p.Limit}, []bool{true, p.Limit.ok})
 }
 
 // GetSlotParams are the positional params of getSlot.
 type GetSlotParams struct {
-	Config *ContextConfig // Commitment (default finalized) and minimum context slot.
+	Config Opt[ContextConfig] // Commitment (default finalized) and minimum context slot.
 }
 
 func (p *GetSlotParams) UnmarshalJSON(data []byte) error {
@@ -1393,12 +1393,12 @@ func (p *GetSlotParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetSlotParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetSlotLeaderParams are the positional params of getSlotLeader.
 type GetSlotLeaderParams struct {
-	Config *ContextConfig // Commitment (default finalized) and minimum context slot.
+	Config Opt[ContextConfig] // Commitment (default finalized) and minimum context slot.
 }
 
 func (p *GetSlotLeaderParams) UnmarshalJSON(data []byte) error {
@@ -1412,7 +1412,7 @@ func (p *GetSlotLeaderParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetSlotLeaderParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetSlotLeadersParams are the positional params of getSlotLeaders.
@@ -1440,8 +1440,8 @@ func (p GetSlotLeadersParams) MarshalJSON() ([]byte, error) {
 
 // GetLeaderScheduleParams are the positional params of getLeaderSchedule.
 type GetLeaderScheduleParams struct {
-	Slot   *Slot                    // A slot of the epoch to fetch; null or omitted means the epoch of the bank at the commitment.
-	Config *GetLeaderScheduleConfig // Commitment (default finalized) used to pick the bank, and an identity to filter on.
+	Slot   Opt[Slot]                    // A slot of the epoch to fetch; null or omitted means the epoch of the bank at the commitment.
+	Config Opt[GetLeaderScheduleConfig] // Commitment (default finalized) used to pick the bank, and an identity to filter on.
 }
 
 func (p *GetLeaderScheduleParams) UnmarshalJSON(data []byte) error {
@@ -1458,12 +1458,12 @@ func (p *GetLeaderScheduleParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetLeaderScheduleParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Slot, p.Config}, []bool{p.Slot != nil, p.Config != nil})
+	return marshalParams([]any{p.Slot, p.Config}, []bool{p.Slot.ok, p.Config.ok})
 }
 
 // GetRecentPerformanceSamplesParams are the positional params of getRecentPerformanceSamples.
 type GetRecentPerformanceSamplesParams struct {
-	Limit *uint64 // Number of samples to return, at most 720 (default 720).
+	Limit Opt[uint64] // Number of samples to return, at most 720 (default 720).
 }
 
 func (p *GetRecentPerformanceSamplesParams) UnmarshalJSON(data []byte) error {
@@ -1477,7 +1477,7 @@ func (p *GetRecentPerformanceSamplesParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetRecentPerformanceSamplesParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Limit}, []bool{p.Limit != nil})
+	return marshalParams([]any{p.Limit}, []bool{p.Limit.ok})
 }
 
 // GetBlockCommitmentParams are the positional params of getBlockCommitment.
@@ -1501,7 +1501,7 @@ func (p GetBlockCommitmentParams) MarshalJSON() ([]byte, error) {
 
 // GetBlockProductionParams are the positional params of getBlockProduction.
 type GetBlockProductionParams struct {
-	Config *GetBlockProductionConfig // Commitment (default finalized), slot range and identity filter.
+	Config Opt[GetBlockProductionConfig] // Commitment (default finalized), slot range and identity filter.
 }
 
 func (p *GetBlockProductionParams) UnmarshalJSON(data []byte) error {
@@ -1515,14 +1515,14 @@ func (p *GetBlockProductionParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetBlockProductionParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetStakeActivationParams are the positional params of getStakeActivation.
 type GetStakeActivationParams struct {
-	Pubkey      Pubkey       // Address of the stake account.
-	Config      *EpochConfig // Commitment (default finalized), epoch (default the current epoch) and minimum context slot.
-	pubkeyBytes []byte       // set by Validate
+	Pubkey      Pubkey           // Address of the stake account.
+	Config      Opt[EpochConfig] // Commitment (default finalized), epoch (default the current epoch) and minimum context slot.
+	pubkeyBytes []byte           // set by Validate
 }
 
 // PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -1547,12 +1547,12 @@ func (p *GetStakeActivationParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetStakeActivationParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetStakeMinimumDelegationParams are the positional params of getStakeMinimumDelegation.
 type GetStakeMinimumDelegationParams struct {
-	Config *ContextConfig // Commitment (default finalized) and minimum context slot.
+	Config Opt[ContextConfig] // Commitment (default finalized) and minimum context slot.
 }
 
 func (p *GetStakeMinimumDelegationParams) UnmarshalJSON(data []byte) error {
@@ -1566,12 +1566,12 @@ func (p *GetStakeMinimumDelegationParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetStakeMinimumDelegationParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetVoteAccountsParams are the positional params of getVoteAccounts.
 type GetVoteAccountsParams struct {
-	Config *GetVoteAccountsConfig // Commitment, vote account filter and delinquency settings.
+	Config Opt[GetVoteAccountsConfig] // Commitment, vote account filter and delinquency settings.
 }
 
 func (p *GetVoteAccountsParams) UnmarshalJSON(data []byte) error {
@@ -1585,14 +1585,14 @@ func (p *GetVoteAccountsParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetVoteAccountsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // AccountSubscribeParams are the positional params of accountSubscribe.
 type AccountSubscribeParams struct {
-	Pubkey      string             // The base-58 address of the account to watch.
-	Config      *AccountInfoConfig // The same config object as getAccountInfo: encoding (binary, a bare base-58 string, when omitted), dataSlice...
-	pubkeyBytes []byte             // set by Validate
+	Pubkey      string                 // The base-58 address of the account to watch.
+	Config      Opt[AccountInfoConfig] // The same config object as getAccountInfo: encoding (binary, a bare base-58 string, when omitted), dataSlice...
+	pubkeyBytes []byte                 // set by Validate
 }
 
 // PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -1617,7 +1617,7 @@ func (p *AccountSubscribeParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p AccountSubscribeParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Pubkey, p.Config}, []bool{true, p.Config.ok})
 }
 
 // AccountUnsubscribeParams are the positional params of accountUnsubscribe.
@@ -1641,8 +1641,8 @@ func (p AccountUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // LogsSubscribeParams are the positional params of logsSubscribe.
 type LogsSubscribeParams struct {
-	Filter LogsFilter        // Which transactions to report.
-	Config *CommitmentConfig // The commitment at which transactions are reported; finalized when omitted.
+	Filter LogsFilter            // Which transactions to report.
+	Config Opt[CommitmentConfig] // The commitment at which transactions are reported; finalized when omitted.
 }
 
 func (p *LogsSubscribeParams) UnmarshalJSON(data []byte) error {
@@ -1659,7 +1659,7 @@ func (p *LogsSubscribeParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p LogsSubscribeParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Filter, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Filter, p.Config}, []bool{true, p.Config.ok})
 }
 
 // LogsUnsubscribeParams are the positional params of logsUnsubscribe.
@@ -1683,9 +1683,9 @@ func (p LogsUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // ProgramSubscribeParams are the positional params of programSubscribe.
 type ProgramSubscribeParams struct {
-	ProgramId      string                  // The base-58 address of the program whose accounts to watch.
-	Config         *ProgramSubscribeConfig // Filters, encoding and the commitment that triggers notifications.
-	programIdBytes []byte                  // set by Validate
+	ProgramId      string                      // The base-58 address of the program whose accounts to watch.
+	Config         Opt[ProgramSubscribeConfig] // Filters, encoding and the commitment that triggers notifications.
+	programIdBytes []byte                      // set by Validate
 }
 
 // ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -1710,7 +1710,7 @@ func (p *ProgramSubscribeParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p ProgramSubscribeParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.ProgramId, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.ProgramId, p.Config}, []bool{true, p.Config.ok})
 }
 
 // ProgramUnsubscribeParams are the positional params of programUnsubscribe.
@@ -1734,9 +1734,9 @@ func (p ProgramUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // SignatureSubscribeParams are the positional params of signatureSubscribe.
 type SignatureSubscribeParams struct {
-	Signature      string                    // The transaction's first signature (its id), base-58.
-	Config         *SignatureSubscribeConfig // The commitment that triggers the notification, and whether to report reception.
-	signatureBytes []byte                    // set by Validate
+	Signature      string                        // The transaction's first signature (its id), base-58.
+	Config         Opt[SignatureSubscribeConfig] // The commitment that triggers the notification, and whether to report reception.
+	signatureBytes []byte                        // set by Validate
 }
 
 // SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
@@ -1761,7 +1761,7 @@ func (p *SignatureSubscribeParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SignatureSubscribeParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Signature, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Signature, p.Config}, []bool{true, p.Config.ok})
 }
 
 // SignatureUnsubscribeParams are the positional params of signatureUnsubscribe.
@@ -1804,8 +1804,8 @@ func (p SlotUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // BlockSubscribeParams are the positional params of blockSubscribe.
 type BlockSubscribeParams struct {
-	Filter BlockSubscribeFilter  // Which blocks to report.
-	Config *BlockSubscribeConfig // Commitment and block encoding options.
+	Filter BlockSubscribeFilter      // Which blocks to report.
+	Config Opt[BlockSubscribeConfig] // Commitment and block encoding options.
 }
 
 func (p *BlockSubscribeParams) UnmarshalJSON(data []byte) error {
@@ -1821,14 +1821,14 @@ func (p *BlockSubscribeParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment != nil && *p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p BlockSubscribeParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Filter, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Filter, p.Config}, []bool{true, p.Config.ok})
 }
 
 // BlockUnsubscribeParams are the positional params of blockUnsubscribe.
@@ -1909,9 +1909,9 @@ func (p RootUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountBalanceParams are the positional params of getTokenAccountBalance.
 type GetTokenAccountBalanceParams struct {
-	Account      Pubkey                    // Address of the token account.
-	Config       *RequiredCommitmentConfig // Commitment.
-	accountBytes []byte                    // set by Validate
+	Account      Pubkey                        // Address of the token account.
+	Config       Opt[RequiredCommitmentConfig] // Commitment.
+	accountBytes []byte                        // set by Validate
 }
 
 // AccountBytes returns account decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -1936,14 +1936,14 @@ func (p *GetTokenAccountBalanceParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetTokenAccountBalanceParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Account, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Account, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetTokenSupplyParams are the positional params of getTokenSupply.
 type GetTokenSupplyParams struct {
-	Mint      Pubkey                    // Address of the token mint.
-	Config    *RequiredCommitmentConfig // Commitment.
-	mintBytes []byte                    // set by Validate
+	Mint      Pubkey                        // Address of the token mint.
+	Config    Opt[RequiredCommitmentConfig] // Commitment.
+	mintBytes []byte                        // set by Validate
 }
 
 // MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -1968,14 +1968,14 @@ func (p *GetTokenSupplyParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetTokenSupplyParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Mint, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Mint, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetTokenLargestAccountsParams are the positional params of getTokenLargestAccounts.
 type GetTokenLargestAccountsParams struct {
-	Mint      Pubkey                    // Address of the token mint.
-	Config    *RequiredCommitmentConfig // Commitment.
-	mintBytes []byte                    // set by Validate
+	Mint      Pubkey                        // Address of the token mint.
+	Config    Opt[RequiredCommitmentConfig] // Commitment.
+	mintBytes []byte                        // set by Validate
 }
 
 // MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -2000,15 +2000,15 @@ func (p *GetTokenLargestAccountsParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetTokenLargestAccountsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Mint, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Mint, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetTokenAccountsByOwnerParams are the positional params of getTokenAccountsByOwner.
 type GetTokenAccountsByOwnerParams struct {
-	Owner      Pubkey              // Address of the token owner.
-	Filter     TokenAccountsFilter // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
-	Config     *AccountInfoConfig  // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	ownerBytes []byte              // set by Validate
+	Owner      Pubkey                 // Address of the token owner.
+	Filter     TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
+	Config     Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	ownerBytes []byte                 // set by Validate
 }
 
 // OwnerBytes returns owner decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -2036,15 +2036,15 @@ func (p *GetTokenAccountsByOwnerParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetTokenAccountsByOwnerParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Owner, p.Filter, p.Config}, []bool{true, true, p.Config != nil})
+	return marshalParams([]any{p.Owner, p.Filter, p.Config}, []bool{true, true, p.Config.ok})
 }
 
 // GetTokenAccountsByDelegateParams are the positional params of getTokenAccountsByDelegate.
 type GetTokenAccountsByDelegateParams struct {
-	Delegate      Pubkey              // Address of the delegate.
-	Filter        TokenAccountsFilter // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
-	Config        *AccountInfoConfig  // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	delegateBytes []byte              // set by Validate
+	Delegate      Pubkey                 // Address of the delegate.
+	Filter        TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
+	Config        Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	delegateBytes []byte                 // set by Validate
 }
 
 // DelegateBytes returns delegate decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
@@ -2072,14 +2072,14 @@ func (p *GetTokenAccountsByDelegateParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetTokenAccountsByDelegateParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Delegate, p.Filter, p.Config}, []bool{true, true, p.Config != nil})
+	return marshalParams([]any{p.Delegate, p.Filter, p.Config}, []bool{true, true, p.Config.ok})
 }
 
 // GetTransactionParams are the positional params of getTransaction.
 type GetTransactionParams struct {
-	Signature      Signature             // The transaction's first signature (its id).
-	Config         *GetTransactionConfig // A config object, or (the old form) just the transaction encoding.
-	signatureBytes []byte                // set by Validate
+	Signature      Signature                 // The transaction's first signature (its id).
+	Config         Opt[GetTransactionConfig] // A config object, or (the old form) just the transaction encoding.
+	signatureBytes []byte                    // set by Validate
 }
 
 // SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
@@ -2103,19 +2103,19 @@ func (p *GetTransactionParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+		if p.Config.ok && (p.Config.v.Config != nil && p.Config.v.Config.Commitment != nil && *p.Config.v.Config.Commitment == "processed") {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetTransactionParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Signature, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Signature, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetTransactionCountParams are the positional params of getTransactionCount.
 type GetTransactionCountParams struct {
-	Config *ContextConfig
+	Config Opt[ContextConfig]
 }
 
 func (p *GetTransactionCountParams) UnmarshalJSON(data []byte) error {
@@ -2129,13 +2129,13 @@ func (p *GetTransactionCountParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetTransactionCountParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Config}, []bool{p.Config != nil})
+	return marshalParams([]any{p.Config}, []bool{p.Config.ok})
 }
 
 // GetSignaturesForAddressParams are the positional params of getSignaturesForAddress.
 type GetSignaturesForAddressParams struct {
 	Address      Pubkey // The account address to search for.
-	Config       *GetSignaturesForAddressConfig
+	Config       Opt[GetSignaturesForAddressConfig]
 	addressBytes []byte // set by Validate
 }
 
@@ -2160,21 +2160,21 @@ func (p *GetSignaturesForAddressParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && p.Config.Commitment != nil && *p.Config.Commitment == "processed" {
+		if p.Config.ok && p.Config.v.Commitment != nil && *p.Config.v.Commitment == "processed" {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetSignaturesForAddressParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Address, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Address, p.Config}, []bool{true, p.Config.ok})
 }
 
 // GetSignatureStatusesParams are the positional params of getSignatureStatuses.
 type GetSignatureStatusesParams struct {
-	Signatures      []Signature                 // Transaction signatures to look up (at most 256).
-	Config          *GetSignatureStatusesConfig // As the reference's RpcSignatureStatusConfig, `searchTransactionHistory` has no default inside the object: `...
-	signaturesBytes [][]byte                    // set by Validate
+	Signatures      []Signature                     // Transaction signatures to look up (at most 256).
+	Config          Opt[GetSignatureStatusesConfig] // As the reference's RpcSignatureStatusConfig, `searchTransactionHistory` has no default inside the object: `...
+	signaturesBytes [][]byte                        // set by Validate
 }
 
 // SignaturesBytes returns each key of signatures decoded from base 58 (64 bytes each): kept by Validate, which the dispatcher runs
@@ -2199,13 +2199,13 @@ func (p *GetSignatureStatusesParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p GetSignatureStatusesParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Signatures, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Signatures, p.Config}, []bool{true, p.Config.ok})
 }
 
 // SendTransactionParams are the positional params of sendTransaction.
 type SendTransactionParams struct {
 	Transaction string // The signed transaction, serialized and encoded as the encoding field says.
-	Config      *SendTransactionConfig
+	Config      Opt[SendTransactionConfig]
 }
 
 func (p *SendTransactionParams) UnmarshalJSON(data []byte) error {
@@ -2222,13 +2222,13 @@ func (p *SendTransactionParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SendTransactionParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Transaction, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Transaction, p.Config}, []bool{true, p.Config.ok})
 }
 
 // SimulateTransactionParams are the positional params of simulateTransaction.
 type SimulateTransactionParams struct {
 	Transaction string // The transaction, serialized and encoded as the encoding field says. Signatures may be placeholders.
-	Config      *SimulateTransactionConfig
+	Config      Opt[SimulateTransactionConfig]
 }
 
 func (p *SimulateTransactionParams) UnmarshalJSON(data []byte) error {
@@ -2245,5 +2245,5 @@ func (p *SimulateTransactionParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 func (p SimulateTransactionParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Transaction, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Transaction, p.Config}, []bool{true, p.Config.ok})
 }

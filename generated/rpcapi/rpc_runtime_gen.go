@@ -514,3 +514,69 @@ func AppendFloat(dst []byte, f float64) []byte {
 		return strconv.AppendInt(dst, int64(point-1), 10)
 	}
 }
+
+// Opt is an optional param: absent (or sent as null), or a value. Handlers read it with Get, Or or OrZero
+// instead of testing a pointer, and a client builds one with Some.
+type Opt[T any] struct {
+	v  T
+	ok bool
+}
+
+// Some is an Opt that holds v.
+func Some[T any](v T) Opt[T] { return Opt[T]{v: v, ok: true} }
+
+// Get returns the value and whether there is one.
+func (o Opt[T]) Get() (T, bool) { return o.v, o.ok }
+
+// Or returns the value, or def when there is none.
+func (o Opt[T]) Or(def T) T {
+	if o.ok {
+		return o.v
+	}
+	return def
+}
+
+// OrZero returns the value, or T's zero value when there is none (a config's defaults).
+func (o Opt[T]) OrZero() T { return o.v }
+
+// IsSet reports whether there is a value.
+func (o Opt[T]) IsSet() bool { return o.ok }
+
+// Ptr returns a pointer to a copy of the value, or nil when there is none.
+func (o Opt[T]) Ptr() *T {
+	if !o.ok {
+		return nil
+	}
+	v := o.v
+	return &v
+}
+
+// MarshalJSON writes the value, or null when there is none (params drop absent trailing ones before that).
+func (o Opt[T]) MarshalJSON() ([]byte, error) {
+	if !o.ok {
+		return []byte("null"), nil
+	}
+	return json.Marshal(o.v)
+}
+
+// UnmarshalJSON reads a value; null is none.
+func (o *Opt[T]) UnmarshalJSON(data []byte) error {
+	if string(bytes.TrimSpace(data)) == "null" {
+		*o = Opt[T]{}
+		return nil
+	}
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*o = Opt[T]{v: v, ok: true}
+	return nil
+}
+
+// OptOf is the Opt of a pointer: none when p is nil, else a copy of *p.
+func OptOf[T any](p *T) Opt[T] {
+	if p == nil {
+		return Opt[T]{}
+	}
+	return Some(*p)
+}

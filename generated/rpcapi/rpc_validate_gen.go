@@ -9,8 +9,8 @@ func (p *GetAccountInfoParams) Validate() error {
 	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -23,8 +23,8 @@ func (p *GetBalanceParams) Validate() error {
 	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -40,8 +40,8 @@ func (p *GetMultipleAccountsParams) Validate() error {
 	if p.pubkeysBytes, err = decodeBase58List(p.Pubkeys, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -54,8 +54,8 @@ func (p *GetProgramAccountsParams) Validate() error {
 	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -64,8 +64,8 @@ func (p *GetProgramAccountsParams) Validate() error {
 
 // Validate checks the params of getMinimumBalanceForRentExemption against the schema; a failure is a -32602 *Error.
 func (p *GetMinimumBalanceForRentExemptionParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -74,8 +74,8 @@ func (p *GetMinimumBalanceForRentExemptionParams) Validate() error {
 
 // Validate checks the params of getLargestAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetLargestAccountsParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -84,8 +84,8 @@ func (p *GetLargestAccountsParams) Validate() error {
 
 // Validate checks the params of getSupply against the schema; a failure is a -32602 *Error.
 func (p *GetSupplyParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -98,8 +98,8 @@ func (p *RequestAirdropParams) Validate() error {
 	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -108,8 +108,8 @@ func (p *RequestAirdropParams) Validate() error {
 
 // Validate checks the params of getBlock against the schema; a failure is a -32602 *Error.
 func (p *GetBlockParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -118,8 +118,8 @@ func (p *GetBlockParams) Validate() error {
 
 // Validate checks the params of getBlockHeight against the schema; a failure is a -32602 *Error.
 func (p *GetBlockHeightParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -128,13 +128,13 @@ func (p *GetBlockHeightParams) Validate() error {
 
 // Validate checks the params of getBlocks against the schema; a failure is a -32602 *Error.
 func (p *GetBlocksParams) Validate() error {
-	if p.EndSlot != nil {
-		if err := (&(*p.EndSlot)).validate("end_slot"); err != nil {
+	if p.EndSlot.ok {
+		if err := (&p.EndSlot.v).validate("end_slot"); err != nil {
 			return err
 		}
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -146,8 +146,8 @@ func (p *GetBlocksWithLimitParams) Validate() error {
 	if p.Limit > 500000 {
 		return invalidParam("limit", "must be at most 500000", "Limit too large; max 500000")
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -183,8 +183,8 @@ func (p *SurfnetSetTokenAccountParams) Validate() error {
 	if err := (&p.Update).validate("update"); err != nil {
 		return err
 	}
-	if p.TokenProgram != nil {
-		if p.tokenProgramBytes, err = decodeBase58(*p.TokenProgram, 32, ""); err != nil {
+	if p.TokenProgram.ok {
+		if p.tokenProgramBytes, err = decodeBase58(p.TokenProgram.v, 32, ""); err != nil {
 			return err
 		}
 	}
@@ -193,8 +193,8 @@ func (p *SurfnetSetTokenAccountParams) Validate() error {
 
 // Validate checks the params of surfnet_timeTravel against the schema; a failure is a -32602 *Error.
 func (p *SurfnetTimeTravelParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -212,11 +212,11 @@ func (p *SurfnetResetAccountParams) Validate() error {
 
 // Validate checks the params of ledgerd_advanceSlots against the schema; a failure is a -32602 *Error.
 func (p *LedgerdAdvanceSlotsParams) Validate() error {
-	if p.Count != nil {
-		if (*p.Count) < 1 {
+	if p.Count.ok {
+		if p.Count.v < 1 {
 			return invalidParam("count", "must be at least 1", "Invalid count; 1 to 10000")
 		}
-		if (*p.Count) > 10000 {
+		if p.Count.v > 10000 {
 			return invalidParam("count", "must be at most 10000", "Invalid count; 1 to 10000")
 		}
 	}
@@ -262,8 +262,8 @@ func (p *SurfnetSetProgramAuthorityParams) Validate() error {
 	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
 		return err
 	}
-	if p.NewAuthority != nil {
-		if p.newAuthorityBytes, err = decodeBase58(*p.NewAuthority, 32, ""); err != nil {
+	if p.NewAuthority.ok {
+		if p.newAuthorityBytes, err = decodeBase58(p.NewAuthority.v, 32, ""); err != nil {
 			return err
 		}
 	}
@@ -288,8 +288,8 @@ func (p *SurfnetWriteProgramParams) Validate() error {
 	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
 		return err
 	}
-	if p.Authority != nil {
-		if p.authorityBytes, err = decodeBase58(*p.Authority, 32, ""); err != nil {
+	if p.Authority.ok {
+		if p.authorityBytes, err = decodeBase58(p.Authority.v, 32, ""); err != nil {
 			return err
 		}
 	}
@@ -306,8 +306,8 @@ func (p *SurfnetSetSupplyParams) Validate() error {
 
 // Validate checks the params of surfnet_exportSnapshot against the schema; a failure is a -32602 *Error.
 func (p *SurfnetExportSnapshotParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -316,8 +316,8 @@ func (p *SurfnetExportSnapshotParams) Validate() error {
 
 // Validate checks the params of surfnet_profileTransaction against the schema; a failure is a -32602 *Error.
 func (p *SurfnetProfileTransactionParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -326,8 +326,8 @@ func (p *SurfnetProfileTransactionParams) Validate() error {
 
 // Validate checks the params of surfnet_getProfileResultsByTag against the schema; a failure is a -32602 *Error.
 func (p *SurfnetGetProfileResultsByTagParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -336,8 +336,8 @@ func (p *SurfnetGetProfileResultsByTagParams) Validate() error {
 
 // Validate checks the params of surfnet_getTransactionProfile against the schema; a failure is a -32602 *Error.
 func (p *SurfnetGetTransactionProfileParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -360,8 +360,8 @@ func (p *SurfnetOfflineAccountParams) Validate() error {
 
 // Validate checks the params of getEpochInfo against the schema; a failure is a -32602 *Error.
 func (p *GetEpochInfoParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -370,8 +370,8 @@ func (p *GetEpochInfoParams) Validate() error {
 
 // Validate checks the params of getInflationGovernor against the schema; a failure is a -32602 *Error.
 func (p *GetInflationGovernorParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -384,8 +384,8 @@ func (p *GetInflationRewardParams) Validate() error {
 	if p.addressesBytes, err = decodeBase58List(p.Addresses, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -394,8 +394,8 @@ func (p *GetInflationRewardParams) Validate() error {
 
 // Validate checks the params of getConfirmedBlock against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedBlockParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -404,13 +404,13 @@ func (p *GetConfirmedBlockParams) Validate() error {
 
 // Validate checks the params of getConfirmedBlocks against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedBlocksParams) Validate() error {
-	if p.EndSlot != nil {
-		if err := (&(*p.EndSlot)).validate("end_slot"); err != nil {
+	if p.EndSlot.ok {
+		if err := (&p.EndSlot.v).validate("end_slot"); err != nil {
 			return err
 		}
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -422,8 +422,8 @@ func (p *GetConfirmedBlocksWithLimitParams) Validate() error {
 	if p.Limit > 500000 {
 		return invalidParam("limit", "must be at most 500000", "Limit too large; max 500000")
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -436,8 +436,8 @@ func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
 	if p.addressBytes, err = decodeBase58(p.Address, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -450,8 +450,8 @@ func (p *GetConfirmedTransactionParams) Validate() error {
 	if p.signatureBytes, err = decodeBase58(p.Signature, 64, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -464,8 +464,8 @@ func (p *GetFeeCalculatorForBlockhashParams) Validate() error {
 	if p.blockhashBytes, err = decodeBase58(p.Blockhash, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -474,8 +474,8 @@ func (p *GetFeeCalculatorForBlockhashParams) Validate() error {
 
 // Validate checks the params of getFees against the schema; a failure is a -32602 *Error.
 func (p *GetFeesParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -484,8 +484,8 @@ func (p *GetFeesParams) Validate() error {
 
 // Validate checks the params of getRecentBlockhash against the schema; a failure is a -32602 *Error.
 func (p *GetRecentBlockhashParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -494,8 +494,8 @@ func (p *GetRecentBlockhashParams) Validate() error {
 
 // Validate checks the params of getLatestBlockhash against the schema; a failure is a -32602 *Error.
 func (p *GetLatestBlockhashParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -504,8 +504,8 @@ func (p *GetLatestBlockhashParams) Validate() error {
 
 // Validate checks the params of isBlockhashValid against the schema; a failure is a -32602 *Error.
 func (p *IsBlockhashValidParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -514,8 +514,8 @@ func (p *IsBlockhashValidParams) Validate() error {
 
 // Validate checks the params of getFeeForMessage against the schema; a failure is a -32602 *Error.
 func (p *GetFeeForMessageParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -525,11 +525,11 @@ func (p *GetFeeForMessageParams) Validate() error {
 // Validate checks the params of getRecentPrioritizationFees against the schema; a failure is a -32602 *Error.
 func (p *GetRecentPrioritizationFeesParams) Validate() error {
 	var err error
-	if p.Addresses != nil {
-		if len((*p.Addresses)) > 128 {
+	if p.Addresses.ok {
+		if len(p.Addresses.v) > 128 {
 			return invalidParam("addresses", "must have at most 128 items", "Too many inputs provided; max 128")
 		}
-		if p.addressesBytes, err = decodeBase58List(*p.Addresses, 32, ""); err != nil {
+		if p.addressesBytes, err = decodeBase58List(p.Addresses.v, 32, ""); err != nil {
 			return err
 		}
 	}
@@ -538,11 +538,11 @@ func (p *GetRecentPrioritizationFeesParams) Validate() error {
 
 // Validate checks the params of ledgerd_getBlockRecords against the schema; a failure is a -32602 *Error.
 func (p *LedgerdGetBlockRecordsParams) Validate() error {
-	if p.Limit != nil {
-		if (*p.Limit) < 1 {
+	if p.Limit.ok {
+		if p.Limit.v < 1 {
 			return invalidParam("limit", "must be at least 1", "Invalid limit; 1 to 1000")
 		}
-		if (*p.Limit) > 1000 {
+		if p.Limit.v > 1000 {
 			return invalidParam("limit", "must be at most 1000", "Invalid limit; 1 to 1000")
 		}
 	}
@@ -551,8 +551,8 @@ func (p *LedgerdGetBlockRecordsParams) Validate() error {
 
 // Validate checks the params of getSlot against the schema; a failure is a -32602 *Error.
 func (p *GetSlotParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -561,8 +561,8 @@ func (p *GetSlotParams) Validate() error {
 
 // Validate checks the params of getSlotLeader against the schema; a failure is a -32602 *Error.
 func (p *GetSlotLeaderParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -582,8 +582,8 @@ func (p *GetSlotLeadersParams) Validate() error {
 
 // Validate checks the params of getLeaderSchedule against the schema; a failure is a -32602 *Error.
 func (p *GetLeaderScheduleParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -592,8 +592,8 @@ func (p *GetLeaderScheduleParams) Validate() error {
 
 // Validate checks the params of getRecentPerformanceSamples against the schema; a failure is a -32602 *Error.
 func (p *GetRecentPerformanceSamplesParams) Validate() error {
-	if p.Limit != nil {
-		if (*p.Limit) > 720 {
+	if p.Limit.ok {
+		if p.Limit.v > 720 {
 			return invalidParam("limit", "must be at most 720", "Invalid limit; max 720")
 		}
 	}
@@ -607,8 +607,8 @@ func (p *GetBlockCommitmentParams) Validate() error {
 
 // Validate checks the params of getBlockProduction against the schema; a failure is a -32602 *Error.
 func (p *GetBlockProductionParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -621,8 +621,8 @@ func (p *GetStakeActivationParams) Validate() error {
 	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -631,8 +631,8 @@ func (p *GetStakeActivationParams) Validate() error {
 
 // Validate checks the params of getStakeMinimumDelegation against the schema; a failure is a -32602 *Error.
 func (p *GetStakeMinimumDelegationParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -641,8 +641,8 @@ func (p *GetStakeMinimumDelegationParams) Validate() error {
 
 // Validate checks the params of getVoteAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetVoteAccountsParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -655,8 +655,8 @@ func (p *AccountSubscribeParams) Validate() error {
 	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -673,8 +673,8 @@ func (p *LogsSubscribeParams) Validate() error {
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -692,8 +692,8 @@ func (p *ProgramSubscribeParams) Validate() error {
 	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -711,8 +711,8 @@ func (p *SignatureSubscribeParams) Validate() error {
 	if p.signatureBytes, err = decodeBase58(p.Signature, 64, "Invalid Request: Invalid signature provided"); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -734,8 +734,8 @@ func (p *BlockSubscribeParams) Validate() error {
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -768,8 +768,8 @@ func (p *GetTokenAccountBalanceParams) Validate() error {
 	if p.accountBytes, err = decodeBase58(p.Account, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -782,8 +782,8 @@ func (p *GetTokenSupplyParams) Validate() error {
 	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -796,8 +796,8 @@ func (p *GetTokenLargestAccountsParams) Validate() error {
 	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -813,8 +813,8 @@ func (p *GetTokenAccountsByOwnerParams) Validate() error {
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -830,8 +830,8 @@ func (p *GetTokenAccountsByDelegateParams) Validate() error {
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -844,8 +844,8 @@ func (p *GetTransactionParams) Validate() error {
 	if p.signatureBytes, err = decodeBase58(p.Signature, 64, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -854,8 +854,8 @@ func (p *GetTransactionParams) Validate() error {
 
 // Validate checks the params of getTransactionCount against the schema; a failure is a -32602 *Error.
 func (p *GetTransactionCountParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -868,8 +868,8 @@ func (p *GetSignaturesForAddressParams) Validate() error {
 	if p.addressBytes, err = decodeBase58(p.Address, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -890,8 +890,8 @@ func (p *GetSignatureStatusesParams) Validate() error {
 
 // Validate checks the params of sendTransaction against the schema; a failure is a -32602 *Error.
 func (p *SendTransactionParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -900,8 +900,8 @@ func (p *SendTransactionParams) Validate() error {
 
 // Validate checks the params of simulateTransaction against the schema; a failure is a -32602 *Error.
 func (p *SimulateTransactionParams) Validate() error {
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
@@ -1042,7 +1042,7 @@ func (x *GetBlocksEndSlot) validate(path string) error {
 func (x *AccountUpdate) validate(path string) error {
 	var err error
 	if x.Owner != nil {
-		if x.ownerBytes, err = decodeBase58(*x.Owner, 32, ""); err != nil {
+		if x.ownerBytes, err = decodeBase58((*x.Owner), 32, ""); err != nil {
 			return err
 		}
 	}
@@ -1064,7 +1064,7 @@ func (x *TimeTravelConfig) validate(path string) error {
 func (x *SupplyUpdate) validate(path string) error {
 	var err error
 	if x.NonCirculatingAccounts != nil {
-		if x.nonCirculatingAccountsBytes, err = decodeBase58List(*x.NonCirculatingAccounts, 32, ""); err != nil {
+		if x.nonCirculatingAccountsBytes, err = decodeBase58List((*x.NonCirculatingAccounts), 32, ""); err != nil {
 			return err
 		}
 	}
@@ -1139,12 +1139,12 @@ func (x *GetConfirmedSignaturesForAddress2Config) validate(path string) error {
 		}
 	}
 	if x.Before != nil {
-		if x.beforeBytes, err = decodeBase58(*x.Before, 64, ""); err != nil {
+		if x.beforeBytes, err = decodeBase58((*x.Before), 64, ""); err != nil {
 			return err
 		}
 	}
 	if x.Until != nil {
-		if x.untilBytes, err = decodeBase58(*x.Until, 64, ""); err != nil {
+		if x.untilBytes, err = decodeBase58((*x.Until), 64, ""); err != nil {
 			return err
 		}
 	}
@@ -1182,7 +1182,7 @@ func (x *GetLeaderScheduleConfig) validate(path string) error {
 		}
 	}
 	if x.Identity != nil {
-		if x.identityBytes, err = decodeBase58(*x.Identity, 32, ""); err != nil {
+		if x.identityBytes, err = decodeBase58((*x.Identity), 32, ""); err != nil {
 			return err
 		}
 	}
@@ -1203,7 +1203,7 @@ func (x *GetBlockProductionConfig) validate(path string) error {
 		}
 	}
 	if x.Identity != nil {
-		if x.identityBytes, err = decodeBase58(*x.Identity, 32, ""); err != nil {
+		if x.identityBytes, err = decodeBase58((*x.Identity), 32, ""); err != nil {
 			return err
 		}
 	}
@@ -1219,7 +1219,7 @@ func (x *GetVoteAccountsConfig) validate(path string) error {
 		}
 	}
 	if x.VotePubkey != nil {
-		if x.votePubkeyBytes, err = decodeBase58(*x.VotePubkey, 32, ""); err != nil {
+		if x.votePubkeyBytes, err = decodeBase58((*x.VotePubkey), 32, ""); err != nil {
 			return err
 		}
 	}
@@ -1360,12 +1360,12 @@ func (x *GetSignaturesForAddressConfig) validate(path string) error {
 		}
 	}
 	if x.Before != nil {
-		if x.beforeBytes, err = decodeBase58(*x.Before, 64, ""); err != nil {
+		if x.beforeBytes, err = decodeBase58((*x.Before), 64, ""); err != nil {
 			return err
 		}
 	}
 	if x.Until != nil {
-		if x.untilBytes, err = decodeBase58(*x.Until, 64, ""); err != nil {
+		if x.untilBytes, err = decodeBase58((*x.Until), 64, ""); err != nil {
 			return err
 		}
 	}
@@ -1467,12 +1467,12 @@ func (x *BlockConfig) validate(path string) error {
 func (x *ExportSnapshotFilter) validate(path string) error {
 	var err error
 	if x.IncludeAccounts != nil {
-		if x.includeAccountsBytes, err = decodeBase58List(*x.IncludeAccounts, 32, ""); err != nil {
+		if x.includeAccountsBytes, err = decodeBase58List((*x.IncludeAccounts), 32, ""); err != nil {
 			return err
 		}
 	}
 	if x.ExcludeAccounts != nil {
-		if x.excludeAccountsBytes, err = decodeBase58List(*x.ExcludeAccounts, 32, ""); err != nil {
+		if x.excludeAccountsBytes, err = decodeBase58List((*x.ExcludeAccounts), 32, ""); err != nil {
 			return err
 		}
 	}

@@ -168,7 +168,7 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	defer ws.Close()
 	confirmedLevel := rpcapi.Commitment(rpcapi.CommitmentConfirmed)
 	sub, err := ws.AccountSubscribe(wctx, &rpcapi.AccountSubscribeParams{Pubkey: bob.PublicKey().String(),
-		Config: &rpcapi.AccountInfoConfig{Commitment: &confirmedLevel}})
+		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &confirmedLevel})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,7 +280,7 @@ func (m *Monitor) pollOnce(i int, c *rpcclient.Client) {
 		return
 	}
 	confirmed := rpcapi.Commitment(rpcapi.CommitmentConfirmed)
-	slot, err := c.GetSlot(ctx, &rpcapi.GetSlotParams{Config: &rpcapi.ContextConfig{Commitment: &confirmed}})
+	slot, err := c.GetSlot(ctx, &rpcapi.GetSlotParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: &confirmed})})
 	if err != nil {
 		m.log.Debug("health: peer did not answer getSlot", "peer", c.URL, "err", err)
 		return

@@ -17,7 +17,7 @@ import (
 func TestGeneratedClientRoundTrip(t *testing.T) {
 	stub := &rpcapi.Stub{
 		GetBalanceFunc: func(ctx context.Context, p *rpcapi.GetBalanceParams) (rpcapi.GetBalanceResult, error) {
-			if p.Config != nil && p.Config.MinContextSlot != nil && *p.Config.MinContextSlot > 7 {
+			if m := p.Config.OrZero().MinContextSlot; m != nil && *m > 7 {
 				return rpcapi.GetBalanceResult{}, rpcapi.NewMinContextSlotNotReachedError(7)
 			}
 			return rpcapi.GetBalanceResult{Context: rpcapi.RpcContext{Slot: 7}, Value: 18446744073709551615}, nil
@@ -59,7 +59,7 @@ func TestGeneratedClientRoundTrip(t *testing.T) {
 	high := uint64(100)
 	calls := []*rpcclient.BatchCall{
 		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: key}, Result: &good},
-		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: key, Config: &rpcapi.ContextConfig{MinContextSlot: &high}}, Result: &bad},
+		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: key, Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: &high})}, Result: &bad},
 		{Method: rpcapi.MethodGetSlot, Params: &rpcapi.GetSlotParams{}},
 	}
 	if err := c.Batch(ctx, calls); err != nil {

@@ -38,7 +38,7 @@ func TestNodeProgramModules(t *testing.T) {
 	base64 := rpcapi.AccountEncoding(rpcapi.AccountEncodingBase64)
 	for id, want := range map[core.Pubkey]bool{extra: true, core.MemoV1ProgramID: false, core.MemoProgramID: true} {
 		r, err := c.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: id.String(),
-			Config: &rpcapi.AccountInfoConfig{Encoding: &base64}})
+			Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: &base64})})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -194,7 +194,7 @@ func BenchmarkHubMemory(b *testing.B) {
 			for range benchPerConn {
 				kp, _ := core.NewKeypair()
 				if _, err := h.Account(conn, &rpcapi.AccountSubscribeParams{Pubkey: kp.PublicKey().String(),
-					Config: &rpcapi.AccountInfoConfig{Commitment: &commitment}}); err != nil {
+					Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &commitment})}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -45,7 +45,7 @@ event: .ascii "event"
 	l.Start()
 	c := newConn()
 	id, err := h.Logs(c, &rpcapi.LogsSubscribeParams{Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{
-		Mentions: []string{prog.String()}}}, Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)}})
+		Mentions: []string{prog.String()}}}, Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func ptr[T any](v T) *T { return &v }
 func accountParams(k core.Pubkey, commitment string) *rpcapi.AccountSubscribeParams {
 	p := &rpcapi.AccountSubscribeParams{Pubkey: k.String()}
 	if commitment != "" {
-		p.Config = &rpcapi.AccountInfoConfig{Commitment: ptr(rpcapi.Commitment(commitment))}
+		p.Config = rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: ptr(rpcapi.Commitment(commitment))})
 	}
 	return p
 }
@@ -224,7 +224,7 @@ func TestCoalescedTransactions(t *testing.T) {
 	for i := range 4 {
 		tx := core.NewTransferTx(l.Genesis.Faucet, to, uint64(1_000_000+i), l.Bank(ledger.Processed).LastBlockhash())
 		id, err := h.Signature(watcher, &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(),
-			Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}})
+			Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +300,9 @@ func TestProcessedAccountNotifiedOncePerSlot(t *testing.T) {
 	}
 	slot := send(1_000_000)
 	lateParams := accountParams(to, "processed")
-	lateParams.Config.Encoding = ptr(rpcapi.AccountEncodingBase64) // a subscription of its own, not a share of early's
+	lateConfig := lateParams.Config.OrZero()
+	lateConfig.Encoding = ptr(rpcapi.AccountEncodingBase64) // a subscription of its own, not a share of early's
+	lateParams.Config = rpcapi.Some(lateConfig)
 	lateID, err := h.Account(late, lateParams)
 	if err != nil {
 		t.Fatal(err)

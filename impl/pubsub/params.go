@@ -25,7 +25,7 @@ func (h *Hub) Account(c Conn, p *rpcapi.AccountSubscribeParams) (uint64, error) 
 		return 0, err
 	}
 	s := &sub{kind: kindAccount, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized}
-	if cfg := p.Config; cfg != nil {
+	if cfg, ok := p.Config.Get(); ok {
 		s.commitment = commitmentOf(cfg.Commitment)
 		if cfg.Encoding != nil {
 			s.encoding = *cfg.Encoding
@@ -46,7 +46,7 @@ func (h *Hub) Program(c Conn, p *rpcapi.ProgramSubscribeParams, match func(data 
 	}
 	s := &sub{kind: kindProgram, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized, match: match}
 	filters := ""
-	if cfg := p.Config; cfg != nil {
+	if cfg, ok := p.Config.Get(); ok {
 		s.commitment = commitmentOf(cfg.Commitment)
 		if cfg.Encoding != nil {
 			s.encoding = *cfg.Encoding
@@ -68,8 +68,8 @@ func (h *Hub) Program(c Conn, p *rpcapi.ProgramSubscribeParams, match func(data 
 // Logs subscribes to the logs of processed transactions (logsNotification).
 func (h *Hub) Logs(c Conn, p *rpcapi.LogsSubscribeParams) (uint64, error) {
 	s := &sub{kind: kindLogs, commitment: ledger.Finalized}
-	if p.Config != nil {
-		s.commitment = commitmentOf(p.Config.Commitment)
+	if cfg, ok := p.Config.Get(); ok {
+		s.commitment = commitmentOf(cfg.Commitment)
 	}
 	var filter string
 	switch f := p.Filter; {
@@ -108,7 +108,7 @@ func (h *Hub) Signature(c Conn, p *rpcapi.SignatureSubscribeParams) (uint64, err
 	}
 	copy(sig[:], b)
 	s := &sub{kind: kindSignature, sig: sig, commitment: ledger.Finalized}
-	if cfg := p.Config; cfg != nil {
+	if cfg, ok := p.Config.Get(); ok {
 		s.commitment = commitmentOf(cfg.Commitment)
 		s.received = cfg.EnableReceivedNotification != nil && *cfg.EnableReceivedNotification
 	}
@@ -150,7 +150,7 @@ func (h *Hub) Block(c Conn, p *rpcapi.BlockSubscribeParams) (uint64, error) {
 		}
 		o.mentions, filter = &pk, "mentions:"+pk.String()
 	}
-	if cfg := p.Config; cfg != nil {
+	if cfg, ok := p.Config.Get(); ok {
 		s.commitment = commitmentOf(cfg.Commitment)
 		if cfg.Encoding != nil {
 			o.Encoding = *cfg.Encoding

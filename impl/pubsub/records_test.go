@@ -33,13 +33,13 @@ func TestReachedSlotsNotifyFromMemory(t *testing.T) {
 	var blockIDs, logIDs []uint64
 	for _, commitment := range []string{"confirmed", "finalized"} {
 		id, err := h.Block(c, &rpcapi.BlockSubscribeParams{Filter: rpcapi.BlockSubscribeFilter{All: &all},
-			Config: &rpcapi.BlockSubscribeConfig{Commitment: ptr(rpcapi.Commitment(commitment))}})
+			Config: rpcapi.Some(rpcapi.BlockSubscribeConfig{Commitment: ptr(rpcapi.Commitment(commitment))})})
 		if err != nil {
 			t.Fatal(err)
 		}
 		blockIDs = append(blockIDs, id)
 		id, err = h.Logs(c, &rpcapi.LogsSubscribeParams{Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{
-			Mentions: []string{to.String()}}}, Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.Commitment(commitment))}})
+			Mentions: []string{to.String()}}}, Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.Commitment(commitment))})})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 	early, late := newConn(), newConn()
 	earlyLogs, err := h.Logs(early, &rpcapi.LogsSubscribeParams{
 		Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{Mentions: []string{to.String()}}},
-		Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 			t.Errorf("slot %d froze before the subscriptions were made: not the window under test", ev.Slot)
 		}
 		sigID, err := h.Signature(late, &rpcapi.SignatureSubscribeParams{Signature: sig.String(),
-			Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}})
+			Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Error(err)
 		}
@@ -47,7 +47,7 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 		// of early's.
 		logsID, err := h.Logs(late, &rpcapi.LogsSubscribeParams{
 			Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{Mentions: []string{l.Genesis.Faucet.PublicKey().String()}}},
-			Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}})
+			Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Error(err)
 		}

@@ -37,10 +37,7 @@ func (s *Server) GetAccountInfo(ctx context.Context, p *rpcapi.GetAccountInfoPar
 	if err != nil {
 		return r, err
 	}
-	var cfg rpcapi.AccountInfoConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return r, err
@@ -57,10 +54,7 @@ func (s *Server) GetBalance(ctx context.Context, p *rpcapi.GetBalanceParams) (r 
 	if err != nil {
 		return r, err
 	}
-	var cfg rpcapi.ContextConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return r, err
@@ -80,10 +74,7 @@ func (s *Server) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleA
 	if err != nil {
 		return r, err
 	}
-	var cfg rpcapi.AccountInfoConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return r, err
@@ -111,10 +102,7 @@ func (s *Server) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAcc
 	if err != nil {
 		return r, err
 	}
-	var cfg rpcapi.ProgramAccountsConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	var filters []rpcapi.ProgramAccountsFilter
 	if cfg.Filters != nil {
 		filters = *cfg.Filters
@@ -187,10 +175,7 @@ func (s *Server) GetMinimumBalanceForRentExemption(ctx context.Context, p *rpcap
 // GetLargestAccounts scans the bank on every call: the reference caches the answer for up to two hours, which a
 // local chain has no need for.
 func (s *Server) GetLargestAccounts(ctx context.Context, p *rpcapi.GetLargestAccountsParams) (r rpcapi.GetLargestAccountsResult, err error) {
-	var cfg rpcapi.GetLargestAccountsConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
 	var only map[core.Pubkey]bool // nil: every account
 	exclude := map[core.Pubkey]bool{}
@@ -232,10 +217,7 @@ func (s *Server) GetLargestAccounts(ctx context.Context, p *rpcapi.GetLargestAcc
 
 // GetSupply reports the bank's capitalization, split by nonCirculatingSupply.
 func (s *Server) GetSupply(ctx context.Context, p *rpcapi.GetSupplyParams) (r rpcapi.GetSupplyResult, err error) {
-	var cfg rpcapi.GetSupplyConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	bank := s.ledger.Bank(commitmentOf(cfg.Commitment))
 	accounts, nonCirculating, err := nonCirculatingSupply(bank)
 	if err != nil {

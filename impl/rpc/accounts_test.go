@@ -170,7 +170,7 @@ func TestGetBalanceAcrossCommitments(t *testing.T) {
 
 	balance := func(c string) rpcapi.GetBalanceResult {
 		t.Helper()
-		r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String(), Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
+		r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String(), Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +208,7 @@ func TestGetBalanceAcrossCommitments(t *testing.T) {
 	stWantError(t, "long pubkey", err, -32602, "Invalid param: WrongSize")
 	processed, _, _ := l.Slots()
 	_, err = s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String(),
-		Config: &rpcapi.ContextConfig{MinContextSlot: stPtr(processed + 10_000)}})
+		Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: stPtr(processed + 10_000)})})
 	stWantMinContextSlot(t, "minContextSlot", err, processed+10_000)
 }
 
@@ -226,7 +226,7 @@ func TestGetAccountInfo(t *testing.T) {
 	}, small, large)
 
 	info := func(k core.Keypair, cfg *rpcapi.AccountInfoConfig) (rpcapi.GetAccountInfoResult, error) {
-		return s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: k.PublicKey().String(), Config: cfg})
+		return s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: k.PublicKey().String(), Config: rpcapi.OptOf(cfg)})
 	}
 	processed := &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	account := func(lamports uint64, data string, space int) string {
@@ -257,7 +257,7 @@ func TestGetAccountInfo(t *testing.T) {
 
 	// A system wallet with jsonParsed: the system parser only knows nonce accounts.
 	r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: payer.PublicKey().String(),
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}})
+		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 
 	keys := []string{payer.PublicKey().String(), missing, big.PublicKey().String()}
 	r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 2}}})
+		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 2}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 
 	// One account too large for base58 fails the whole call.
 	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingBase58)}})
+		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingBase58)})})
 	stWantError(t, "base58 of 300 bytes", err, -32600, "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
 
 	many := make([]string, 101)
@@ -332,7 +332,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 	stWantError(t, "short key", err, -32602, "Invalid param: WrongSize")
 	processed, _, _ := l.Slots()
 	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
-		Config: &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed), MinContextSlot: stPtr(processed + 10_000)}})
+		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed), MinContextSlot: stPtr(processed + 10_000)})})
 	stWantMinContextSlot(t, "minContextSlot", err, processed+10_000)
 	if r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: []string{}}); err != nil || !stSameJSON(t, r.Value, `[]`) {
 		t.Errorf("no keys: %+v, %v", r.Value, err)
@@ -395,7 +395,7 @@ func TestGetProgramAccounts(t *testing.T) {
 	query := func(program core.Pubkey, cfg rpcapi.ProgramAccountsConfig) ([]rpcapi.KeyedAccount, error) {
 		t.Helper()
 		cfg.Commitment = stPtr(rpcapi.CommitmentProcessed)
-		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(), Config: &cfg})
+		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(), Config: rpcapi.Some(cfg)})
 		if err != nil {
 			return nil, err
 		}
@@ -447,7 +447,7 @@ func TestGetProgramAccounts(t *testing.T) {
 	stCheckJSON(t, "binary", got, fmt.Sprintf(`[{"pubkey":%q,"account":{"lamports":%d,"owner":%q,"data":"","executable":false,"rentEpoch":18446744073709551615,"space":0}}]`,
 		owned[0].PublicKey().String(), rent.MinimumBalance(0), program.String()))
 	r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
-		Config: &rpcapi.ProgramAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), WithContext: stPtr(true), Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(7)}}})
+		Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), WithContext: stPtr(true), Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(7)}})})
 	if err != nil || r.WithContext == nil || r.WithContext.Context.Slot < slot || !stSameJSON(t, r.WithContext.Value, `[]`) {
 		t.Errorf("withContext: %+v, %v", r, err)
 	}
@@ -485,7 +485,7 @@ func TestGetProgramAccounts(t *testing.T) {
 
 	processed, _, _ := l.Slots()
 	_, err = s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
-		Config: &rpcapi.ProgramAccountsConfig{MinContextSlot: stPtr(processed + 10_000)}})
+		Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{MinContextSlot: stPtr(processed + 10_000)})})
 	stWantMinContextSlot(t, "minContextSlot", err, processed+10_000)
 }
 
@@ -526,7 +526,7 @@ func TestGetProgramAccountsFilterErrors(t *testing.T) {
 		{"base64 lone padding", []rpcapi.ProgramAccountsFilter{memcmp("A===", "base64")}, "Invalid param: Base64DecodeError(InvalidByte(1, 61))"},
 	} {
 		_, err := s.GetProgramAccounts(context.Background(), &rpcapi.GetProgramAccountsParams{ProgramId: core.SystemProgramID.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Filters: &tc.filters}})
+			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Filters: &tc.filters})})
 		stWantError(t, tc.name, err, -32602, tc.message)
 	}
 	// Valid edge cases decode.
@@ -534,7 +534,7 @@ func TestGetProgramAccountsFilterErrors(t *testing.T) {
 		{base64.StdEncoding.EncodeToString(make([]byte, 128)), "base64"}, {strings.Repeat("1", 128), ""}} {
 		f := []rpcapi.ProgramAccountsFilter{memcmp(b.bytes, b.enc)}
 		if _, err := s.GetProgramAccounts(context.Background(), &rpcapi.GetProgramAccountsParams{ProgramId: core.SystemProgramID.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Filters: &f, Encoding: stPtr(rpcapi.AccountEncodingBase64)}}); err != nil {
+			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Filters: &f, Encoding: stPtr(rpcapi.AccountEncodingBase64)})}); err != nil {
 			t.Errorf("memcmp %q (%s): %v", b.bytes, b.enc, err)
 		}
 	}
@@ -548,7 +548,7 @@ func TestGetMinimumBalanceForRentExemption(t *testing.T) {
 		want uint64
 	}{{0, 890_880}, {82, 1_461_600}, {165, 2_039_280}, {10 * 1024 * 1024, (128 + 10*1024*1024) * 6960}} {
 		got, err := s.GetMinimumBalanceForRentExemption(context.Background(), &rpcapi.GetMinimumBalanceForRentExemptionParams{DataLength: tc.len,
-			Config: &rpcapi.RequiredCommitmentConfig{Commitment: "processed"}})
+			Config: rpcapi.Some(rpcapi.RequiredCommitmentConfig{Commitment: "processed"})})
 		if err != nil || got != tc.want {
 			t.Errorf("len %d: %d, %v; want %d", tc.len, got, err, tc.want)
 		}
@@ -564,7 +564,7 @@ func TestGetLargestAccounts(t *testing.T) {
 	whale := stFund(t, l, 5_000*ledger.LamportsPerSOL)
 	largest := func(cfg *rpcapi.GetLargestAccountsConfig) rpcapi.GetLargestAccountsResult {
 		t.Helper()
-		r, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: cfg})
+		r, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: rpcapi.OptOf(cfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -604,7 +604,7 @@ func TestGetSupply(t *testing.T) {
 
 	supply := func(cfg *rpcapi.GetSupplyConfig) rpcapi.GetSupplyResult {
 		t.Helper()
-		r, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: cfg})
+		r, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: rpcapi.OptOf(cfg)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,11 +55,11 @@ func (s *Server) findBlock(slot uint64, c *rpcapi.Commitment) (*ledger.BlockInfo
 func (s *Server) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (rpcapi.GetBlockResult, error) {
 	o := parse.BlockOptions{Encoding: rpcapi.TransactionEncodingJson, Details: rpcapi.TransactionDetailsFull, Rewards: true}
 	var commitment *rpcapi.Commitment
-	if p.Config != nil {
-		if p.Config.Encoding != nil {
-			o.Encoding = *p.Config.Encoding
+	if config, ok := p.Config.Get(); ok {
+		if config.Encoding != nil {
+			o.Encoding = *config.Encoding
 		}
-		if cfg := p.Config.Config; cfg != nil {
+		if cfg := config.Config; cfg != nil {
 			if cfg.Encoding != nil {
 				o.Encoding = *cfg.Encoding
 			}
@@ -96,9 +96,9 @@ func (s *Server) GetBlock(ctx context.Context, p *rpcapi.GetBlockParams) (rpcapi
 // transactions only) and no blockHeight.
 func (s *Server) GetConfirmedBlock(ctx context.Context, p *rpcapi.GetConfirmedBlockParams) (rpcapi.GetConfirmedBlockResult, error) {
 	params := &rpcapi.GetBlockParams{Slot: p.Slot}
-	if p.Config != nil {
-		params.Config = &rpcapi.GetBlockConfig{Encoding: p.Config.Encoding}
-		if c := p.Config.Config; c != nil {
+	if config, ok := p.Config.Get(); ok {
+		get := rpcapi.GetBlockConfig{Encoding: config.Encoding}
+		if c := config.Config; c != nil {
 			var details *rpcapi.TransactionDetails
 			if c.TransactionDetails != nil {
 				d := rpcapi.TransactionDetails(*c.TransactionDetails)
@@ -108,9 +108,10 @@ func (s *Server) GetConfirmedBlock(ctx context.Context, p *rpcapi.GetConfirmedBl
 				// Refused by validation already; this guards direct calls.
 				return nil, rpcapi.NewInvalidParamsError("Invalid params: config.transactionDetails: unknown variant `accounts`, expected one of `full`, `signatures`, `none`")
 			}
-			params.Config.Config = &rpcapi.BlockConfig{Commitment: c.Commitment, Encoding: c.Encoding,
+			get.Config = &rpcapi.BlockConfig{Commitment: c.Commitment, Encoding: c.Encoding,
 				TransactionDetails: details, Rewards: c.Rewards}
 		}
+		params.Config = rpcapi.Some(get)
 	}
 	b, err := s.GetBlock(ctx, params)
 	if err != nil {
@@ -202,29 +203,30 @@ func (s *Server) GetBlocks(ctx context.Context, p *rpcapi.GetBlocksParams) (rpca
 
 // GetConfirmedBlocks is the deprecated getBlocks.
 func (s *Server) GetConfirmedBlocks(ctx context.Context, p *rpcapi.GetConfirmedBlocksParams) (rpcapi.GetConfirmedBlocksResult, error) {
-	var endSlot *rpcapi.GetBlocksEndSlot
-	if p.EndSlot != nil {
-		endSlot = &rpcapi.GetBlocksEndSlot{EndSlot: p.EndSlot.EndSlot, Config: contextOf(p.EndSlot.Config)}
+	var endSlot rpcapi.Opt[rpcapi.GetBlocksEndSlot]
+	if e, ok := p.EndSlot.Get(); ok {
+		endSlot = rpcapi.Some(rpcapi.GetBlocksEndSlot{EndSlot: e.EndSlot, Config: contextOf(e.Config)})
 	}
-	end, cfg := blocksEndAndConfig(endSlot, contextOf(commitmentConfig(p.Config)))
+	end, cfg := blocksEndAndConfig(endSlot, rpcapi.OptOf(contextOf(commitmentConfig(p.Config))))
 	return s.blocksInRange(p.StartSlot, end, cfg)
 }
 
 // blocksEndAndConfig reads getBlocks' second param, an end slot or the config in its place; a config in the
 // third place wins.
-func blocksEndAndConfig(second *rpcapi.GetBlocksEndSlot, third *rpcapi.ContextConfig) (*uint64, *rpcapi.ContextConfig) {
-	if second == nil {
-		return nil, third
+func blocksEndAndConfig(second rpcapi.Opt[rpcapi.GetBlocksEndSlot], third rpcapi.Opt[rpcapi.ContextConfig]) (*uint64, *rpcapi.ContextConfig) {
+	s, ok := second.Get()
+	if !ok {
+		return nil, third.Ptr()
 	}
-	if third == nil {
-		third = second.Config
+	if !third.IsSet() {
+		return s.EndSlot, s.Config
 	}
-	return second.EndSlot, third
+	return s.EndSlot, third.Ptr()
 }
 
 // GetBlocksWithLimit lists up to limit slots of blocks from start on, at a history commitment.
 func (s *Server) GetBlocksWithLimit(ctx context.Context, p *rpcapi.GetBlocksWithLimitParams) (rpcapi.GetBlocksWithLimitResult, error) {
-	return s.blocksWithLimit(p.StartSlot, p.Limit, p.Config)
+	return s.blocksWithLimit(p.StartSlot, p.Limit, p.Config.Ptr())
 }
 
 // GetConfirmedBlocksWithLimit is the deprecated getBlocksWithLimit.

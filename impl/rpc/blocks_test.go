@@ -15,7 +15,7 @@ import (
 func blkGet(s *Server, slot uint64, cfg *rpcapi.BlockConfig) (rpcapi.GetBlockResult, error) {
 	p := &rpcapi.GetBlockParams{Slot: slot}
 	if cfg != nil {
-		p.Config = &rpcapi.GetBlockConfig{Config: cfg}
+		p.Config = rpcapi.Some(rpcapi.GetBlockConfig{Config: cfg})
 	}
 	return s.GetBlock(context.Background(), p)
 }
@@ -119,7 +119,7 @@ func TestGetBlock(t *testing.T) {
 
 	t.Run("old form encoding", func(t *testing.T) {
 		enc := rpcapi.TransactionEncodingBase64
-		b, err := s.GetBlock(context.Background(), &rpcapi.GetBlockParams{Slot: slot, Config: &rpcapi.GetBlockConfig{Encoding: &enc}})
+		b, err := s.GetBlock(context.Background(), &rpcapi.GetBlockParams{Slot: slot, Config: rpcapi.Some(rpcapi.GetBlockConfig{Encoding: &enc})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +264,7 @@ func TestGetBlock(t *testing.T) {
 			t.Errorf("got keys %v", keys)
 		}
 		b, err = s.GetConfirmedBlock(context.Background(), &rpcapi.GetConfirmedBlockParams{Slot: slot,
-			Config: &rpcapi.GetConfirmedBlockConfig{Config: &rpcapi.ConfirmedBlockConfig{TransactionDetails: txPtr("signatures")}}})
+			Config: rpcapi.Some(rpcapi.GetConfirmedBlockConfig{Config: &rpcapi.ConfirmedBlockConfig{TransactionDetails: txPtr("signatures")}})})
 		if err != nil || b.Signatures == nil || b.Transactions != nil {
 			t.Errorf("signatures: %v, %v", txJSON(t, b), err)
 		}
@@ -362,21 +362,21 @@ func TestGetBlocks(t *testing.T) {
 		blkContiguous(t, got, 0, lo, hi)
 	})
 	t.Run("end slot", func(t *testing.T) {
-		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 1, EndSlot: &rpcapi.GetBlocksEndSlot{EndSlot: txPtr(uint64(3))}})
+		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 1, EndSlot: rpcapi.Some(rpcapi.GetBlocksEndSlot{EndSlot: txPtr(uint64(3))})})
 		if err != nil {
 			t.Fatal(err)
 		}
 		blkContiguous(t, got, 1, 3, 3)
 	})
 	t.Run("end before start", func(t *testing.T) {
-		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 3, EndSlot: &rpcapi.GetBlocksEndSlot{EndSlot: txPtr(uint64(2))}})
+		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 3, EndSlot: rpcapi.Some(rpcapi.GetBlocksEndSlot{EndSlot: txPtr(uint64(2))})})
 		if err != nil || got == nil || len(got) != 0 {
 			t.Fatalf("got %v, %v", got, err)
 		}
 	})
 	t.Run("a wide range is capped at the root before it is checked", func(t *testing.T) {
 		_, _, lo := l.Slots()
-		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, EndSlot: &rpcapi.GetBlocksEndSlot{EndSlot: txPtr(uint64(900_000))}})
+		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, EndSlot: rpcapi.Some(rpcapi.GetBlocksEndSlot{EndSlot: txPtr(uint64(900_000))})})
 		_, _, hi := l.Slots()
 		if err != nil {
 			t.Fatal(err)
@@ -385,7 +385,7 @@ func TestGetBlocks(t *testing.T) {
 	})
 	t.Run("config in place of the end slot", func(t *testing.T) {
 		_, lo, _ := l.Slots()
-		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, EndSlot: &rpcapi.GetBlocksEndSlot{Config: &rpcapi.ContextConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}}})
+		got, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, EndSlot: rpcapi.Some(rpcapi.GetBlocksEndSlot{Config: &rpcapi.ContextConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}})})
 		_, hi, _ := l.Slots()
 		if err != nil {
 			t.Fatal(err)
@@ -393,7 +393,7 @@ func TestGetBlocks(t *testing.T) {
 		blkContiguous(t, got, 0, lo, hi)
 	})
 	t.Run("deprecated form", func(t *testing.T) {
-		got, err := s.GetConfirmedBlocks(ctx, &rpcapi.GetConfirmedBlocksParams{StartSlot: 2, EndSlot: &rpcapi.GetConfirmedBlocksEndSlot{EndSlot: txPtr(uint64(4))}})
+		got, err := s.GetConfirmedBlocks(ctx, &rpcapi.GetConfirmedBlocksParams{StartSlot: 2, EndSlot: rpcapi.Some(rpcapi.GetConfirmedBlocksEndSlot{EndSlot: txPtr(uint64(4))})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -406,7 +406,7 @@ func TestGetBlocks(t *testing.T) {
 		}
 		blkContiguous(t, got, 1, 3, 3)
 		got, err = s.GetConfirmedBlocksWithLimit(ctx, &rpcapi.GetConfirmedBlocksWithLimitParams{StartSlot: 1, Limit: 2,
-			Config: &rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"}})
+			Config: rpcapi.Some(rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -422,16 +422,16 @@ func TestGetBlocks(t *testing.T) {
 	})
 	t.Run("errors", func(t *testing.T) {
 		processed := &rpcapi.ContextConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)}
-		_, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, Config: processed})
+		_, err := s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, Config: rpcapi.OptOf(processed)})
 		txWantError(t, err, -32602, "Method does not support commitment below `confirmed`")
-		_, err = s.GetBlocksWithLimit(ctx, &rpcapi.GetBlocksWithLimitParams{StartSlot: 0, Limit: 1, Config: processed})
+		_, err = s.GetBlocksWithLimit(ctx, &rpcapi.GetBlocksWithLimitParams{StartSlot: 0, Limit: 1, Config: rpcapi.OptOf(processed)})
 		txWantError(t, err, -32602, "Method does not support commitment below `confirmed`")
 		_, err = s.GetBlocksWithLimit(ctx, &rpcapi.GetBlocksWithLimitParams{StartSlot: 0, Limit: 500_001})
 		txWantError(t, err, -32602, "Limit too large; max 500000")
 		_, err = s.GetConfirmedBlocksWithLimit(ctx, &rpcapi.GetConfirmedBlocksWithLimitParams{StartSlot: 0, Limit: 500_001})
 		txWantError(t, err, -32602, "Limit too large; max 500000")
 		far := uint64(1 << 40)
-		_, err = s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, Config: &rpcapi.ContextConfig{MinContextSlot: &far}})
+		_, err = s.GetBlocks(ctx, &rpcapi.GetBlocksParams{StartSlot: 0, Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: &far})})
 		txWantError(t, err, -32016, "Minimum context slot has not been reached")
 	})
 }

@@ -19,10 +19,8 @@ const (
 )
 
 // contextBank is bankAt for an optional ContextConfig.
-func (s *Server) contextBank(cfg *rpcapi.ContextConfig) (*ledger.Bank, error) {
-	if cfg == nil {
-		return s.bankAt(nil, nil)
-	}
+func (s *Server) contextBank(o rpcapi.Opt[rpcapi.ContextConfig]) (*ledger.Bank, error) {
+	cfg := o.OrZero()
 	return s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 }
 
@@ -218,10 +216,7 @@ func durableNonceRate(bank *ledger.Bank, m *core.Message, loaded *core.LoadedAdd
 }
 
 func (s *Server) GetRecentPrioritizationFees(ctx context.Context, p *rpcapi.GetRecentPrioritizationFeesParams) (r rpcapi.GetRecentPrioritizationFeesResult, err error) {
-	var addresses []rpcapi.Pubkey
-	if p.Addresses != nil {
-		addresses = *p.Addresses
-	}
+	addresses := p.Addresses.OrZero()
 	if len(addresses) > maxPrioritizationFeeAccounts {
 		return r, rpcapi.NewInvalidParamsError(fmt.Sprintf("Too many inputs provided; max %d", maxPrioritizationFeeAccounts))
 	}
@@ -238,10 +233,7 @@ func (s *Server) GetRecentPrioritizationFees(ctx context.Context, p *rpcapi.GetR
 }
 
 func (s *Server) GetRecentPerformanceSamples(ctx context.Context, p *rpcapi.GetRecentPerformanceSamplesParams) (r rpcapi.GetRecentPerformanceSamplesResult, err error) {
-	limit := uint64(performanceSamplesLimit)
-	if p.Limit != nil {
-		limit = *p.Limit
-	}
+	limit := p.Limit.Or(uint64(performanceSamplesLimit))
 	if limit > performanceSamplesLimit {
 		return r, rpcapi.NewInvalidParamsError(fmt.Sprintf("Invalid limit; max %d", performanceSamplesLimit))
 	}

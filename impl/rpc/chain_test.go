@@ -34,8 +34,8 @@ func TestSlotsHeightsAndCounts(t *testing.T) {
 		{"processed", processed},
 	} {
 		lo := c.level()
-		slot, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c.name))}})
-		height, err2 := s.GetBlockHeight(ctx, &rpcapi.GetBlockHeightParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c.name))}})
+		slot, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c.name))})})
+		height, err2 := s.GetBlockHeight(ctx, &rpcapi.GetBlockHeightParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c.name))})})
 		hi := c.level()
 		if err != nil || err2 != nil || slot < lo || slot > hi || height < slot || height > hi {
 			// No slot is skipped, so block heights equal slots.
@@ -61,7 +61,7 @@ func TestSlotsHeightsAndCounts(t *testing.T) {
 	// Every processed transaction counts, the node's own votes (one per slot) included: the count at a slot is
 	// the number of transactions in the blocks up to it.
 	count := func() uint64 {
-		n, err := s.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+		n, err := s.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestSlotsHeightsAndCounts(t *testing.T) {
 		t.Errorf("transaction count went from %d to %d over two transactions", before, got)
 	}
 	stWaitFrozen(t, l, slot)
-	info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed)}})
+	info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestEpochInfoWithWarmup(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	for _, c := range []string{"finalized", "processed"} {
-		info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
+		info, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,33 +149,36 @@ func TestMinContextSlotEverywhere(t *testing.T) {
 	}
 	msg := base64.StdEncoding.EncodeToString(m.Serialize())
 	for name, call := range map[string]func() error{
-		rpcapi.MethodGetSlot: func() error { _, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: cc("processed")}); return err },
+		rpcapi.MethodGetSlot: func() error {
+			_, err := s.GetSlot(ctx, &rpcapi.GetSlotParams{Config: rpcapi.OptOf(cc("processed"))})
+			return err
+		},
 		rpcapi.MethodGetBlockHeight: func() error {
-			_, err := s.GetBlockHeight(ctx, &rpcapi.GetBlockHeightParams{Config: cc("confirmed")})
+			_, err := s.GetBlockHeight(ctx, &rpcapi.GetBlockHeightParams{Config: rpcapi.OptOf(cc("confirmed"))})
 			return err
 		},
 		rpcapi.MethodGetEpochInfo: func() error {
-			_, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: cc("finalized")})
+			_, err := s.GetEpochInfo(ctx, &rpcapi.GetEpochInfoParams{Config: rpcapi.OptOf(cc("finalized"))})
 			return err
 		},
 		rpcapi.MethodGetTransactionCount: func() error {
-			_, err := s.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{Config: cc("processed")})
+			_, err := s.GetTransactionCount(ctx, &rpcapi.GetTransactionCountParams{Config: rpcapi.OptOf(cc("processed"))})
 			return err
 		},
 		rpcapi.MethodGetLatestBlockhash: func() error {
-			_, err := s.GetLatestBlockhash(ctx, &rpcapi.GetLatestBlockhashParams{Config: cc("processed")})
+			_, err := s.GetLatestBlockhash(ctx, &rpcapi.GetLatestBlockhashParams{Config: rpcapi.OptOf(cc("processed"))})
 			return err
 		},
 		rpcapi.MethodIsBlockhashValid: func() error {
-			_, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: hash, Config: cc("processed")})
+			_, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: hash, Config: rpcapi.OptOf(cc("processed"))})
 			return err
 		},
 		rpcapi.MethodGetFeeForMessage: func() error {
-			_, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: msg, Config: cc("processed")})
+			_, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: msg, Config: rpcapi.OptOf(cc("processed"))})
 			return err
 		},
 		rpcapi.MethodGetFeeCalculatorForBlockhash: func() error {
-			_, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: hash, Config: cc("processed")})
+			_, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: hash, Config: rpcapi.OptOf(cc("processed"))})
 			return err
 		},
 	} {
@@ -189,7 +192,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	ctx := context.Background()
 	payer := stFund(t, l, ledger.LamportsPerSOL)
 	for _, c := range []string{"processed", "confirmed", "finalized"} {
-		r, err := s.GetLatestBlockhash(ctx, &rpcapi.GetLatestBlockhashParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
+		r, err := s.GetLatestBlockhash(ctx, &rpcapi.GetLatestBlockhashParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,12 +203,12 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 		// At processed the check could race the ledger: while a slot freezes, the processed bank already
 		// shows its own hash but its queue does not hold it yet (the producer sets the hash before it registers it).
 		if c != "processed" {
-			v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
+			v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
 			if err != nil || !v.Value {
 				t.Errorf("%s: isBlockhashValid(%s) = %+v, %v", c, r.Value.Blockhash, v, err)
 			}
 			fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: r.Value.Blockhash,
-				Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))}})
+				Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
 			if err != nil || !stSameJSON(t, fc.Value, `{"feeCalculator":{"lamportsPerSignature":5000}}`) {
 				t.Errorf("%s: fee calculator of the latest blockhash = %+v, %v", c, fc.Value, err)
 			}
@@ -244,7 +247,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	if fees.Value.Blockhash != stBlockhashAt(t, l, fees.Context.Slot) {
 		t.Errorf("getFees blockhash %s is not the hash of block %d", fees.Value.Blockhash, fees.Context.Slot)
 	}
-	rb, err := s.GetRecentBlockhash(ctx, &rpcapi.GetRecentBlockhashParams{Config: &rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"}})
+	rb, err := s.GetRecentBlockhash(ctx, &rpcapi.GetRecentBlockhashParams{Config: rpcapi.Some(rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"})})
 	if err != nil || rb.Value.FeeCalculator.LamportsPerSignature != 5000 || rb.Value.Blockhash != stBlockhashAt(t, l, rb.Context.Slot) {
 		t.Errorf("getRecentBlockhash = %+v, %v", rb, err)
 	}
@@ -282,17 +285,17 @@ func TestBlockhashExpiry(t *testing.T) {
 	processed := &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	check := func(wantValid bool) {
 		t.Helper()
-		v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: processed})
+		v, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: r.Value.Blockhash, Config: rpcapi.OptOf(processed)})
 		if err != nil || v.Value != wantValid {
 			t.Errorf("isBlockhashValid at %d = %+v, %v; want %v", v.Context.Slot, v.Value, err, wantValid)
 		}
 		// The fee queries read the whole blockhash queue (300 hashes), as the reference does: a hash too old to
 		// send with still has its fee rate.
-		fee, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: msg, Config: processed})
+		fee, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: msg, Config: rpcapi.OptOf(processed)})
 		if err != nil || fee.Value == nil || *fee.Value != 5000 {
 			t.Errorf("getFeeForMessage at %d = %v, %v", fee.Context.Slot, fee.Value, err)
 		}
-		fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: r.Value.Blockhash, Config: processed})
+		fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: r.Value.Blockhash, Config: rpcapi.OptOf(processed)})
 		if err != nil || fc.Value == nil {
 			t.Errorf("getFeeCalculatorForBlockhash at %d = %+v, %v", fc.Context.Slot, fc.Value, err)
 		}
@@ -320,7 +323,7 @@ func TestGetFeeForMessage(t *testing.T) {
 	feeOf := func(m *core.Message) *uint64 {
 		t.Helper()
 		r, err := s.GetFeeForMessage(ctx, &rpcapi.GetFeeForMessageParams{Message: base64.StdEncoding.EncodeToString(m.Serialize()),
-			Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+			Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +441,7 @@ func TestRecentPrioritizationFees(t *testing.T) {
 	slot, _ := stRun(t, l, payer, []core.Instruction{computebudget.SetComputeUnitPrice(1234), system.Transfer(payer.PublicKey(), hot, ledger.LamportsPerSOL/100)})
 	stWaitFrozen(t, l, slot)
 
-	fees, err := s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: &[]string{hot.String()}})
+	fees, err := s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: rpcapi.Some([]string{hot.String()})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,9 +465,9 @@ func TestRecentPrioritizationFees(t *testing.T) {
 	for i := range many {
 		many[i] = hot.String()
 	}
-	_, err = s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: &many})
+	_, err = s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: rpcapi.Some(many)})
 	stWantError(t, "129 keys", err, -32602, "Too many inputs provided; max 128")
-	_, err = s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: &[]string{"bad0"}})
+	_, err = s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: rpcapi.Some([]string{"bad0"})})
 	stWantError(t, "bad key", err, -32602, "Invalid param: Invalid")
 }
 
@@ -474,11 +477,11 @@ func TestRecentPerformanceSamples(t *testing.T) {
 	ctx := context.Background()
 	// The first sample closes after 60 s of slots, so a new ledger has none.
 	for _, limit := range []*uint64{nil, stPtr(uint64(0)), stPtr(uint64(720))} {
-		got, err := s.GetRecentPerformanceSamples(ctx, &rpcapi.GetRecentPerformanceSamplesParams{Limit: limit})
+		got, err := s.GetRecentPerformanceSamples(ctx, &rpcapi.GetRecentPerformanceSamplesParams{Limit: rpcapi.OptOf(limit)})
 		if err != nil || !stSameJSON(t, got, `[]`) {
 			t.Errorf("limit %v: %+v, %v", limit, got, err)
 		}
 	}
-	_, err := s.GetRecentPerformanceSamples(ctx, &rpcapi.GetRecentPerformanceSamplesParams{Limit: stPtr(uint64(721))})
+	_, err := s.GetRecentPerformanceSamples(ctx, &rpcapi.GetRecentPerformanceSamplesParams{Limit: rpcapi.OptOf(stPtr(uint64(721)))})
 	stWantError(t, "limit 721", err, -32602, "Invalid limit; max 720")
 }

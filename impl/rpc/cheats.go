@@ -153,7 +153,7 @@ func (s *Server) SurfnetSetTokenAccount(ctx context.Context, p *rpcapi.SurfnetSe
 		return r, err
 	}
 	program := core.TokenProgramID
-	if p.TokenProgram != nil {
+	if p.TokenProgram.IsSet() {
 		if program, err = parsePubkeyParam(p.TokenProgramBytes()); err != nil {
 			return r, err
 		}
@@ -259,7 +259,7 @@ func (s *Server) SurfnetTimeTravel(ctx context.Context, p *rpcapi.SurfnetTimeTra
 		return r, err
 	}
 	var slot, epoch, ts *uint64
-	if c := p.Config; c != nil {
+	if c, ok := p.Config.Get(); ok {
 		slot, epoch, ts = c.AbsoluteSlot, c.AbsoluteEpoch, c.AbsoluteTimestamp
 	} else {
 		// surfpool's default: an hour from now.
@@ -296,7 +296,8 @@ func (s *Server) SurfnetResetAccount(ctx context.Context, p *rpcapi.SurfnetReset
 	if err != nil {
 		return r, err
 	}
-	withOwned := p.Config != nil && p.Config.IncludeOwnedAccounts != nil && *p.Config.IncludeOwnedAccounts
+	owned := p.Config.OrZero().IncludeOwnedAccounts
+	withOwned := owned != nil && *owned
 	slot, err := s.ledger.Cheat(ctx, func(read ledger.AccountReader, owned func(core.Pubkey) ([]core.Pubkey, error)) ([]runtime.AccountWrite, error) {
 		keys := []core.Pubkey{key}
 		if withOwned {
@@ -337,10 +338,7 @@ func (s *Server) LedgerdAdvanceSlots(ctx context.Context, p *rpcapi.LedgerdAdvan
 	if err := s.cheat(rpcapi.MethodLedgerdAdvanceSlots); err != nil {
 		return r, err
 	}
-	n := uint64(1)
-	if p.Count != nil {
-		n = *p.Count
-	}
+	n := p.Count.Or(uint64(1))
 	slot, err := s.ledger.AdvanceSlots(ctx, n)
 	if err != nil {
 		return r, cheatError(err)

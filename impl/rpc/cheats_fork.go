@@ -21,7 +21,8 @@ func (s *Server) SurfnetOfflineAccount(ctx context.Context, p *rpcapi.SurfnetOff
 	if err != nil {
 		return r, err
 	}
-	withOwned := p.Config != nil && p.Config.IncludeOwnedAccounts != nil && *p.Config.IncludeOwnedAccounts
+	owned := p.Config.OrZero().IncludeOwnedAccounts
+	withOwned := owned != nil && *owned
 	s.ledger.OfflineAccount(key, withOwned)
 	processed, _, _ := s.ledger.Slots()
 	return nullResponse(processed), nil

@@ -88,7 +88,7 @@ func (s *Server) SurfnetProfileTransaction(ctx context.Context, p *rpcapi.Surfne
 	if err := s.cheat(rpcapi.MethodSurfnetProfileTransaction); err != nil {
 		return r, err
 	}
-	enc, instructions, err := profileConfig(p.Config)
+	enc, instructions, err := profileConfig(p.Config.Ptr())
 	if err != nil {
 		return r, err
 	}
@@ -111,9 +111,7 @@ func (s *Server) SurfnetProfileTransaction(ctx context.Context, p *rpcapi.Surfne
 		return r, err
 	}
 	kept := &keptProfile{key: newUUID(), profile: prof, lookup: bank.GetAccount}
-	if p.Tag != nil {
-		kept.tag = *p.Tag
-	}
+	kept.tag = p.Tag.OrZero()
 	value, err := renderProfile(kept, enc, instructions)
 	if err != nil {
 		return r, err
@@ -126,7 +124,7 @@ func (s *Server) SurfnetGetProfileResultsByTag(ctx context.Context, p *rpcapi.Su
 	if err := s.cheat(rpcapi.MethodSurfnetGetProfileResultsByTag); err != nil {
 		return r, err
 	}
-	enc, instructions, err := profileConfig(p.Config)
+	enc, instructions, err := profileConfig(p.Config.Ptr())
 	if err != nil {
 		return r, err
 	}
@@ -152,7 +150,7 @@ func (s *Server) SurfnetGetTransactionProfile(ctx context.Context, p *rpcapi.Sur
 	if err := s.cheat(rpcapi.MethodSurfnetGetTransactionProfile); err != nil {
 		return r, err
 	}
-	enc, instructions, err := profileConfig(p.Config)
+	enc, instructions, err := profileConfig(p.Config.Ptr())
 	if err != nil {
 		return r, err
 	}

@@ -94,7 +94,7 @@ func (s *Server) SurfnetSetProgramAuthority(ctx context.Context, p *rpcapi.Surfn
 		return r, err
 	}
 	b, berr := p.NewAuthorityBytes()
-	authority, err := optionalPubkey(b, berr, p.NewAuthority != nil)
+	authority, err := optionalPubkey(b, berr, p.NewAuthority.IsSet())
 	if err != nil {
 		return r, err
 	}
@@ -157,7 +157,7 @@ func (s *Server) SurfnetWriteProgram(ctx context.Context, p *rpcapi.SurfnetWrite
 		return r, err
 	}
 	b, berr := p.AuthorityBytes()
-	authority, err := optionalPubkey(b, berr, p.Authority != nil)
+	authority, err := optionalPubkey(b, berr, p.Authority.IsSet())
 	if err != nil {
 		return r, err
 	}

@@ -40,10 +40,7 @@ func (s *Server) SurfnetExportSnapshot(ctx context.Context, p *rpcapi.SurfnetExp
 	if err := s.cheat(rpcapi.MethodSurfnetExportSnapshot); err != nil {
 		return r, err
 	}
-	var cfg rpcapi.ExportSnapshotConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	if err := checkSnapshotScope(cfg.Scope); err != nil {
 		return r, err
 	}

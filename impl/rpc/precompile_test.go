@@ -43,7 +43,7 @@ func TestPrecompileOverRPC(t *testing.T) {
 	}
 
 	sim, err := s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: txB58(build(bad, 1_000_000)),
-		Config: &rpcapi.SimulateTransactionConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SimulateTransactionConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestPrecompileOverRPC(t *testing.T) {
 	txJSONEqual(t, v["unitsConsumed"], `0`)
 
 	sim, err = s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: txB58(build(good, 1_000_000)),
-		Config: &rpcapi.SimulateTransactionConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SimulateTransactionConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestPrecompileOverRPC(t *testing.T) {
 	}
 
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(build(bad, 1_000_001)),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)})})
 	txWantError(t, err, -32002, "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x2")
 
 	record := func(sig string) *ledger.TxRecord {
@@ -84,7 +84,7 @@ func TestPrecompileOverRPC(t *testing.T) {
 		}
 	}
 	sig, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(build(good, 1_000_002)),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestPrecompileOverRPC(t *testing.T) {
 		t.Errorf("valid on chain: %s", b)
 	}
 	sig, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(build(bad, 1_000_003)),
-		Config: &rpcapi.SendTransactionConfig{SkipPreflight: txPtr(true)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{SkipPreflight: txPtr(true)})})
 	if err != nil {
 		t.Fatal(err)
 	}

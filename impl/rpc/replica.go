@@ -33,10 +33,7 @@ func (s *Server) LedgerdGetGenesis(ctx context.Context) (r rpcapi.LedgerdGetGene
 }
 
 func (s *Server) LedgerdGetBlockRecords(ctx context.Context, p *rpcapi.LedgerdGetBlockRecordsParams) (r rpcapi.LedgerdGetBlockRecordsResult, err error) {
-	limit := defaultRecordBlocks
-	if p.Limit != nil {
-		limit = int(*p.Limit)
-	}
+	limit := int(p.Limit.Or(uint64(defaultRecordBlocks)))
 	blocks, confirmed, finalized, cheat, err := s.ledger.BlockRecords(p.StartSlot, limit, maxRecordBytes)
 	var gone *ledger.CleanedUpError
 	if errors.As(err, &gone) {

@@ -34,7 +34,7 @@ func TestAccountListsStopAtTheReplyBudget(t *testing.T) {
 	processed := stPtr(rpcapi.CommitmentProcessed)
 	programAccounts := func(ctx context.Context) error {
 		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Encoding: base64, Commitment: processed}})
+			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: base64, Commitment: processed})})
 		if err == nil && len(*r.Accounts) != 4 {
 			t.Errorf("got %d accounts, want 4", len(*r.Accounts))
 		}
@@ -42,7 +42,7 @@ func TestAccountListsStopAtTheReplyBudget(t *testing.T) {
 	}
 	multipleAccounts := func(ctx context.Context) error {
 		_, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
-			Config: &rpcapi.AccountInfoConfig{Encoding: base64, Commitment: processed}})
+			Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: base64, Commitment: processed})})
 		return err
 	}
 	for name, call := range map[string]func(context.Context) error{rpcapi.MethodGetProgramAccounts: programAccounts, rpcapi.MethodGetMultipleAccounts: multipleAccounts} {

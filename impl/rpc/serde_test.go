@@ -83,7 +83,7 @@ func TestSendTransactionPreflightDataOrder(t *testing.T) {
 	payer := stFund(t, l, 1_000_000_000)
 	tx := core.NewTransferTx(payer, core.KeypairFromSeed([32]byte{}).PublicKey(), 5_000_000_000, stRecentHash(l))
 	_, err := s.SendTransaction(context.Background(), &rpcapi.SendTransactionParams{Transaction: txB58(tx),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)})})
 	e := txWantError(t, err, -32002, "")
 	raw, err := json.Marshal(e.Data)
 	if err != nil {

@@ -71,10 +71,7 @@ func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationR
 	if err != nil {
 		return r, err
 	}
-	var cfg rpcapi.EpochConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	schedule := s.ledger.EpochSchedule()
 	var epoch uint64
 	if cfg.Epoch != nil {
@@ -146,10 +143,7 @@ func (s *Server) GetStakeActivation(ctx context.Context, p *rpcapi.GetStakeActiv
 	if err != nil {
 		return r, err
 	}
-	var cfg rpcapi.EpochConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return r, err
@@ -234,10 +228,7 @@ func voteAccounts(bank *ledger.Bank) ([]stakedVote, error) {
 // GetVoteAccounts splits the bank's vote accounts into current and delinquent by the slot of their last vote.
 // A delinquent account without active stake is left out unless keepUnstakedDelinquents is set.
 func (s *Server) GetVoteAccounts(ctx context.Context, p *rpcapi.GetVoteAccountsParams) (r rpcapi.GetVoteAccountsResult, err error) {
-	var cfg rpcapi.GetVoteAccountsConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	only, err := decodedOptionalPubkey(cfg.VotePubkeyBytes())
 	if err != nil {
 		return r, err
@@ -358,18 +349,12 @@ func (s *Server) GetSlotLeaders(ctx context.Context, p *rpcapi.GetSlotLeadersPar
 // GetLeaderSchedule maps each leader of the epoch holding slot (by default the bank's) to its slot indexes in the
 // epoch; null for an epoch without a schedule, an empty map when the identity filter matches no leader.
 func (s *Server) GetLeaderSchedule(ctx context.Context, p *rpcapi.GetLeaderScheduleParams) (r rpcapi.GetLeaderScheduleResult, err error) {
-	var cfg rpcapi.GetLeaderScheduleConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	only, err := decodedOptionalPubkey(cfg.IdentityBytes())
 	if err != nil {
 		return r, err
 	}
-	slot := s.ledger.Bank(commitmentOf(cfg.Commitment)).Slot
-	if p.Slot != nil {
-		slot = *p.Slot
-	}
+	slot := p.Slot.Or(s.ledger.Bank(commitmentOf(cfg.Commitment)).Slot)
 	schedule := s.ledger.EpochSchedule()
 	epoch := schedule.GetEpoch(slot)
 	if !s.leaderScheduleKnown(epoch) {
@@ -443,10 +428,7 @@ func commitmentIndex(st *vote.State, slot uint64) (int, bool) {
 // GetBlockProduction counts, over a slot range, the slots each leader was scheduled for and the blocks the bank's
 // SlotHistory holds for them. The range must lie within the slot history: from its oldest slot to the bank's.
 func (s *Server) GetBlockProduction(ctx context.Context, p *rpcapi.GetBlockProductionParams) (r rpcapi.GetBlockProductionResult, err error) {
-	var cfg rpcapi.GetBlockProductionConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	only, err := decodedOptionalPubkey(cfg.IdentityBytes())
 	if err != nil {
 		return r, err

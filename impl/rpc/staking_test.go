@@ -92,7 +92,7 @@ func TestInflationGovernorAndRate(t *testing.T) {
 	t.Parallel()
 	s, l := skServer(t)
 	gov, err := s.GetInflationGovernor(context.Background(), &rpcapi.GetInflationGovernorParams{
-		Config: &rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"}})
+		Config: rpcapi.Some(rpcapi.RequiredCommitmentConfig{Commitment: "confirmed"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestGetVoteAccounts(t *testing.T) {
 
 	call := func(cfg *rpcapi.GetVoteAccountsConfig) rpcapi.VoteAccountStatus {
 		t.Helper()
-		r, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: cfg})
+		r, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: rpcapi.OptOf(cfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +236,7 @@ func TestGetVoteAccounts(t *testing.T) {
 		}
 	}
 
-	_, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: &rpcapi.GetVoteAccountsConfig{VotePubkey: stPtr("nope")}})
+	_, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: rpcapi.Some(rpcapi.GetVoteAccountsConfig{VotePubkey: stPtr("nope")})})
 	if e := stRPCError(t, err); e.Code != -32602 {
 		t.Errorf("bad votePubkey: %d %q, want -32602", e.Code, e.Message)
 	}
@@ -265,7 +265,7 @@ func TestStakeLifecycle(t *testing.T) {
 	stRun(t, l, payer, stake.CreateAccount(payer.PublicKey(), locked.PublicKey(), auth, stake.Lockup{Epoch: 1_000_000}, 5*ledger.LamportsPerSOL), locked)
 
 	activation := func(k core.Pubkey, cfg *rpcapi.EpochConfig) (rpcapi.StakeActivation, error) {
-		return s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: k.String(), Config: cfg})
+		return s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: k.String(), Config: rpcapi.OptOf(cfg)})
 	}
 	processed := &rpcapi.EpochConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	got, err := activation(delegated, processed)
@@ -282,7 +282,7 @@ func TestStakeLifecycle(t *testing.T) {
 	stCheckJSON(t, "undelegated", got, fmt.Sprintf(`{"state":"inactive","active":0,"inactive":%d}`, 3*ledger.LamportsPerSOL-reserve))
 
 	// Non-circulating: the locked stake account, beside the reference's fixed list (no account on this chain).
-	supply, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+	supply, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: rpcapi.Some(rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,8 +291,8 @@ func TestStakeLifecycle(t *testing.T) {
 		supply.Value.Circulating != supply.Value.Total-5*ledger.LamportsPerSOL {
 		t.Errorf("supply = %+v, want the locked stake account non-circulating", supply.Value)
 	}
-	largest, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: &rpcapi.GetLargestAccountsConfig{
-		Commitment: stPtr(rpcapi.CommitmentProcessed), Filter: stPtr("nonCirculating")}})
+	largest, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: rpcapi.Some(rpcapi.GetLargestAccountsConfig{
+		Commitment: stPtr(rpcapi.CommitmentProcessed), Filter: stPtr("nonCirculating")})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestStakeLifecycle(t *testing.T) {
 		strs[i] = k.String()
 	}
 	rewards, err := s.GetInflationReward(ctx, &rpcapi.GetInflationRewardParams{Addresses: strs,
-		Config: &rpcapi.EpochConfig{Epoch: stPtr(epoch + 1)}})
+		Config: rpcapi.Some(rpcapi.EpochConfig{Epoch: stPtr(epoch + 1)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestGetInflationReward(t *testing.T) {
 		for i, k := range addrs {
 			strs[i] = k.String()
 		}
-		return s.GetInflationReward(ctx, &rpcapi.GetInflationRewardParams{Addresses: strs, Config: cfg})
+		return s.GetInflationReward(ctx, &rpcapi.GetInflationRewardParams{Addresses: strs, Config: rpcapi.OptOf(cfg)})
 	}
 	// Epoch 1's rewards of the bootstrap stake account are the Staking reward of slot 64's block.
 	info, _, err := l.Block(2*skSlotsPerEpoch, ledger.Finalized)
@@ -451,7 +451,7 @@ func TestGetStakeActivationErrors(t *testing.T) {
 		{name: "bad key", key: "x", message: "Invalid param: WrongSize"},
 	}
 	for _, tc := range tests {
-		got, err := s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: tc.key, Config: tc.cfg})
+		got, err := s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: tc.key, Config: rpcapi.OptOf(tc.cfg)})
 		if tc.message != "" {
 			stWantError(t, tc.name, err, -32602, tc.message)
 			continue
@@ -463,16 +463,16 @@ func TestGetStakeActivationErrors(t *testing.T) {
 		stCheckJSON(t, tc.name, got, tc.want)
 	}
 	_, err := s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: l.StakeAccount().String(),
-		Config: &rpcapi.EpochConfig{MinContextSlot: stPtr(uint64(1 << 40))}})
+		Config: rpcapi.Some(rpcapi.EpochConfig{MinContextSlot: stPtr(uint64(1 << 40))})})
 	stWantMinContextSlot(t, "minContextSlot", err, 1<<40)
 
 	min, err := s.GetStakeMinimumDelegation(ctx, &rpcapi.GetStakeMinimumDelegationParams{
-		Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 	if err != nil || min.Value != 1 || min.Context.Slot == 0 {
 		t.Errorf("minimum delegation = %+v, %v; want 1 lamport with a context", min, err)
 	}
 	_, err = s.GetStakeMinimumDelegation(ctx, &rpcapi.GetStakeMinimumDelegationParams{
-		Config: &rpcapi.ContextConfig{MinContextSlot: stPtr(uint64(1 << 40))}})
+		Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: stPtr(uint64(1 << 40))})})
 	stWantMinContextSlot(t, "minimum delegation minContextSlot", err, 1<<40)
 }
 
@@ -496,13 +496,13 @@ func TestLeaders(t *testing.T) {
 		want string
 	}{
 		{"current epoch", rpcapi.GetLeaderScheduleParams{}, fmt.Sprintf(`{%q:%s}`, id, allJSON)},
-		{"identity", rpcapi.GetLeaderScheduleParams{Config: &rpcapi.GetLeaderScheduleConfig{Identity: &id, Commitment: stPtr(rpcapi.CommitmentProcessed)}},
+		{"identity", rpcapi.GetLeaderScheduleParams{Config: rpcapi.Some(rpcapi.GetLeaderScheduleConfig{Identity: &id, Commitment: stPtr(rpcapi.CommitmentProcessed)})},
 			fmt.Sprintf(`{%q:%s}`, id, allJSON)},
-		{"another identity", rpcapi.GetLeaderScheduleParams{Config: &rpcapi.GetLeaderScheduleConfig{Identity: stPtr(l.VoteAccount().String())}}, `{}`},
-		{"genesis epoch", rpcapi.GetLeaderScheduleParams{Slot: stPtr(uint64(0))}, fmt.Sprintf(`{%q:%s}`, id, allJSON)},
+		{"another identity", rpcapi.GetLeaderScheduleParams{Config: rpcapi.Some(rpcapi.GetLeaderScheduleConfig{Identity: stPtr(l.VoteAccount().String())})}, `{}`},
+		{"genesis epoch", rpcapi.GetLeaderScheduleParams{Slot: rpcapi.OptOf(stPtr(uint64(0)))}, fmt.Sprintf(`{%q:%s}`, id, allJSON)},
 		// The next epoch's schedule is known from the root's epoch on.
-		{"next epoch", rpcapi.GetLeaderScheduleParams{Slot: stPtr(schedule.GetFirstSlotInEpoch(current + 1))}, fmt.Sprintf(`{%q:%s}`, id, allJSON)},
-		{"far epoch", rpcapi.GetLeaderScheduleParams{Slot: stPtr(uint64(1_000_000_000_000))}, `null`},
+		{"next epoch", rpcapi.GetLeaderScheduleParams{Slot: rpcapi.OptOf(stPtr(schedule.GetFirstSlotInEpoch(current + 1)))}, fmt.Sprintf(`{%q:%s}`, id, allJSON)},
+		{"far epoch", rpcapi.GetLeaderScheduleParams{Slot: rpcapi.OptOf(stPtr(uint64(1_000_000_000_000)))}, `null`},
 	}
 	for _, tc := range tests {
 		got, err := s.GetLeaderSchedule(ctx, &tc.p)
@@ -512,16 +512,16 @@ func TestLeaders(t *testing.T) {
 		}
 		stCheckJSON(t, tc.name, got, tc.want)
 	}
-	_, err := s.GetLeaderSchedule(ctx, &rpcapi.GetLeaderScheduleParams{Config: &rpcapi.GetLeaderScheduleConfig{Identity: stPtr("bad")}})
+	_, err := s.GetLeaderSchedule(ctx, &rpcapi.GetLeaderScheduleParams{Config: rpcapi.Some(rpcapi.GetLeaderScheduleConfig{Identity: stPtr("bad")})})
 	if e := stRPCError(t, err); e.Code != -32602 {
 		t.Errorf("bad identity: %d %q", e.Code, e.Message)
 	}
 
-	leader, err := s.GetSlotLeader(ctx, &rpcapi.GetSlotLeaderParams{Config: &rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+	leader, err := s.GetSlotLeader(ctx, &rpcapi.GetSlotLeaderParams{Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 	if err != nil || leader != id {
 		t.Errorf("slot leader %q %v, want %s", leader, err, id)
 	}
-	_, err = s.GetSlotLeader(ctx, &rpcapi.GetSlotLeaderParams{Config: &rpcapi.ContextConfig{MinContextSlot: stPtr(uint64(1 << 40))}})
+	_, err = s.GetSlotLeader(ctx, &rpcapi.GetSlotLeaderParams{Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: stPtr(uint64(1 << 40))})})
 	stWantMinContextSlot(t, "slot leader minContextSlot", err, 1<<40)
 
 	leaders, err := s.GetSlotLeaders(ctx, &rpcapi.GetSlotLeadersParams{StartSlot: 3, Limit: 40})
@@ -556,7 +556,7 @@ func TestGetBlockProduction(t *testing.T) {
 	skWaitFinalized(t, l, skSlotsPerEpoch+5)
 
 	call := func(cfg *rpcapi.GetBlockProductionConfig) (rpcapi.GetBlockProductionResult, error) {
-		return s.GetBlockProduction(ctx, &rpcapi.GetBlockProductionParams{Config: cfg})
+		return s.GetBlockProduction(ctx, &rpcapi.GetBlockProductionParams{Config: rpcapi.OptOf(cfg)})
 	}
 	// By default: the bank's epoch up to its slot, every slot led by the node and holding a block.
 	got, err := call(nil)
@@ -623,7 +623,7 @@ func TestGetBlockCommitment(t *testing.T) {
 	var stake uint64
 	var rooted, recent, future rpcapi.BlockCommitment
 	skStable(t, l, ledger.Processed, func() {
-		status, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: &rpcapi.GetVoteAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+		status, err := s.GetVoteAccounts(ctx, &rpcapi.GetVoteAccountsParams{Config: rpcapi.Some(rpcapi.GetVoteAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -739,8 +739,8 @@ func TestEpochVoteAccountOfAnUnstakedGenesisAccount(t *testing.T) {
 	stRun(t, l, payer, vote.CreateAccount(payer.PublicKey(), later.PublicKey(), vote.VoteInit{NodePubkey: payer.PublicKey(),
 		AuthorizedVoter: node, AuthorizedWithdrawer: node}, vote.RentExemptReserve(l.Rent())), later)
 
-	r, err := s.GetVoteAccounts(context.Background(), &rpcapi.GetVoteAccountsParams{Config: &rpcapi.GetVoteAccountsConfig{
-		Commitment: stPtr(rpcapi.CommitmentProcessed), KeepUnstakedDelinquents: stPtr(true)}})
+	r, err := s.GetVoteAccounts(context.Background(), &rpcapi.GetVoteAccountsParams{Config: rpcapi.Some(rpcapi.GetVoteAccountsConfig{
+		Commitment: stPtr(rpcapi.CommitmentProcessed), KeepUnstakedDelinquents: stPtr(true)})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,8 +65,8 @@ func (s *Server) ProgramSubscribe(ctx context.Context, p *rpcapi.ProgramSubscrib
 		return 0, err
 	}
 	var filters []rpcapi.ProgramAccountsFilter
-	if p.Config != nil && p.Config.Filters != nil {
-		filters = *p.Config.Filters
+	if f := p.Config.OrZero().Filters; f != nil {
+		filters = *f
 	}
 	var match func([]byte) bool
 	if len(filters) > 0 {

@@ -150,7 +150,7 @@ func accountParams(k core.Pubkey, commitment string, cfg *rpcapi.AccountInfoConf
 	if commitment != "" {
 		cfg.Commitment = ptr(rpcapi.Commitment(commitment))
 	}
-	return &rpcapi.AccountSubscribeParams{Pubkey: k.String(), Config: cfg}
+	return &rpcapi.AccountSubscribeParams{Pubkey: k.String(), Config: rpcapi.OptOf(cfg)}
 }
 
 func rpcCode(err error) (int, string) {
@@ -234,7 +234,7 @@ func TestProgramSubscribe(t *testing.T) {
 	to := newKey(t).PublicKey()
 
 	program := func(cfg *rpcapi.ProgramSubscribeConfig) *rpcclient.Subscription[rpcapi.ProgramNotification] {
-		return must(ws.ProgramSubscribe(ctx, &rpcapi.ProgramSubscribeParams{ProgramId: core.SystemProgramID.String(), Config: cfg}))
+		return must(ws.ProgramSubscribe(ctx, &rpcapi.ProgramSubscribeParams{ProgramId: core.SystemProgramID.String(), Config: rpcapi.OptOf(cfg)}))
 	}
 	wallets := program(&rpcapi.ProgramSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed), Encoding: ptr(rpcapi.AccountEncodingBase64),
 		Filters: &[]rpcapi.ProgramAccountsFilter{{DataSize: &rpcapi.ProgramAccountsFilterDataSize{DataSize: 0}}}})
@@ -268,12 +268,12 @@ func TestLogsSubscribe(t *testing.T) {
 
 	mentions := must(ws.LogsSubscribe(ctx, &rpcapi.LogsSubscribeParams{
 		Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{Mentions: []string{to.String()}}},
-		Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}}))
+		Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})}))
 	all := must(ws.LogsSubscribe(ctx, &rpcapi.LogsSubscribeParams{Filter: rpcapi.LogsFilter{All: ptr("all")},
-		Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)}}))
+		Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)})}))
 	other := must(ws.LogsSubscribe(ctx, &rpcapi.LogsSubscribeParams{
 		Filter: rpcapi.LogsFilter{Mentions: &rpcapi.LogsFilterMentions{Mentions: []string{newKey(t).PublicKey().String()}}},
-		Config: &rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}}))
+		Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})}))
 
 	tx := transfer(n, to, 1_000_000)
 	slot, _ := execute(t, n, tx)
@@ -297,14 +297,14 @@ func TestSignatureSubscribe(t *testing.T) {
 	ctx := context.Background()
 	tx := transfer(n, newKey(t).PublicKey(), 1_000_000)
 	sigParams := func(commitment string, received bool) *rpcapi.SignatureSubscribeParams {
-		p := &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(), Config: &rpcapi.SignatureSubscribeConfig{}}
+		var cfg rpcapi.SignatureSubscribeConfig
 		if commitment != "" {
-			p.Config.Commitment = ptr(rpcapi.Commitment(commitment))
+			cfg.Commitment = ptr(rpcapi.Commitment(commitment))
 		}
 		if received {
-			p.Config.EnableReceivedNotification = ptr(true)
+			cfg.EnableReceivedNotification = ptr(true)
 		}
-		return p
+		return &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(), Config: rpcapi.Some(cfg)}
 	}
 	processed := must(ws.SignatureSubscribe(ctx, sigParams("processed", true)))
 	confirmed := must(ws.SignatureSubscribe(ctx, sigParams("confirmed", false)))
@@ -336,7 +336,7 @@ func TestSignatureSubscribe(t *testing.T) {
 	execute(t, n, transfer(n, poor.PublicKey(), ledger.LamportsPerSOL))
 	failing := core.NewTransferTx(poor, newKey(t).PublicKey(), 2*ledger.LamportsPerSOL, n.Ledger.Bank(ledger.Processed).LastBlockhash())
 	sub := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: failing.Signature().String(),
-		Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)}}))
+		Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)})}))
 	execute(t, n, failing)
 	got := next(t, sub, nil)
 	if got.Value.Processed == nil || got.Value.Processed.Err == nil {
@@ -360,7 +360,7 @@ func TestSubscriptionAfterTheSlotIsNotNotified(t *testing.T) {
 	waitFinalized(t, n, slot)
 
 	sig := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(),
-		Config: &rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)}}))
+		Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})}))
 	var accounts []*rpcclient.Subscription[rpcapi.AccountNotification]
 	for _, c := range []string{"processed", "confirmed", "finalized"} {
 		accounts = append(accounts, must(ws.AccountSubscribe(ctx, accountParams(to, c, nil))))
@@ -445,9 +445,9 @@ func TestBlockSubscribe(t *testing.T) {
 	to := newKey(t).PublicKey()
 	mentions := must(ws.BlockSubscribe(ctx, &rpcapi.BlockSubscribeParams{
 		Filter: rpcapi.BlockSubscribeFilter{MentionsAccountOrProgram: &rpcapi.BlockSubscribeFilterMentionsAccountOrProgram{MentionsAccountOrProgram: to.String()}},
-		Config: &rpcapi.BlockSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)}}))
+		Config: rpcapi.Some(rpcapi.BlockSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)})}))
 	all := must(ws.BlockSubscribe(ctx, &rpcapi.BlockSubscribeParams{Filter: rpcapi.BlockSubscribeFilter{All: ptr("all")},
-		Config: &rpcapi.BlockSubscribeConfig{TransactionDetails: ptr(rpcapi.TransactionDetailsSignatures), ShowRewards: ptr(true)}}))
+		Config: rpcapi.Some(rpcapi.BlockSubscribeConfig{TransactionDetails: ptr(rpcapi.TransactionDetailsSignatures), ShowRewards: ptr(true)})}))
 
 	tx := transfer(n, to, 1_000_000)
 	slot, _ := execute(t, n, transfer(n, newKey(t).PublicKey(), 1_000_000)) // same slot, most likely: filtered out

@@ -49,7 +49,7 @@ func TestNonCirculatingSupply(t *testing.T) {
 	s := NewServer(Node{Identity: l.Genesis.IdentityPubkey(), GenesisHash: l.Genesis.HashString(), Ledger: l})
 	ctx := context.Background()
 
-	r, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+	r, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: rpcapi.Some(rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,16 +68,16 @@ func TestNonCirculatingSupply(t *testing.T) {
 		t.Errorf("nonCirculating %d, circulating %d of %d; want 12 SOL non-circulating", r.Value.NonCirculating,
 			r.Value.Circulating, r.Value.Total)
 	}
-	ex, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: &rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed),
-		ExcludeNonCirculatingAccountsList: stPtr(true)}})
+	ex, err := s.GetSupply(ctx, &rpcapi.GetSupplyParams{Config: rpcapi.Some(rpcapi.GetSupplyConfig{Commitment: stPtr(rpcapi.CommitmentProcessed),
+		ExcludeNonCirculatingAccountsList: stPtr(true)})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ex.Value.NonCirculatingAccounts) != 0 || ex.Value.NonCirculating != r.Value.NonCirculating {
 		t.Errorf("excluded list: %+v", ex.Value)
 	}
-	largest, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: &rpcapi.GetLargestAccountsConfig{
-		Commitment: stPtr(rpcapi.CommitmentProcessed), Filter: stPtr("nonCirculating")}})
+	largest, err := s.GetLargestAccounts(ctx, &rpcapi.GetLargestAccountsParams{Config: rpcapi.Some(rpcapi.GetLargestAccountsConfig{
+		Commitment: stPtr(rpcapi.CommitmentProcessed), Filter: stPtr("nonCirculating")})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ func (s *Server) GetTokenAccountsByDelegate(ctx context.Context, p *rpcapi.GetTo
 
 // tokenAccountsBy serves getTokenAccountsByOwner and getTokenAccountsByDelegate: the accounts the index files
 // under key, of the filter's token program (and mint), sorted by address.
-func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, keyParam func() ([]byte, error), filter rpcapi.TokenAccountsFilter, config *rpcapi.AccountInfoConfig) (r rpcapi.RpcResponseKeyedAccounts, err error) {
+func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, keyParam func() ([]byte, error), filter rpcapi.TokenAccountsFilter, config rpcapi.Opt[rpcapi.AccountInfoConfig]) (r rpcapi.RpcResponseKeyedAccounts, err error) {
 	key, err := decodedPubkey(keyParam())
 	if err != nil {
 		return r, err
@@ -167,10 +167,7 @@ func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, key
 	if err != nil {
 		return r, err
 	}
-	var cfg rpcapi.AccountInfoConfig
-	if config != nil {
-		cfg = *config
-	}
+	cfg := config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return r, err

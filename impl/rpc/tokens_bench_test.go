@@ -58,7 +58,7 @@ func BenchmarkTokenAccountsByOwner(b *testing.B) {
 		for b.Loop() {
 			r, err := s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: who.String(),
 				Filter: rpcapi.TokenAccountsFilter{ProgramId: &rpcapi.TokenAccountsFilterProgramId{ProgramId: core.TokenProgramID.String()}},
-				Config: &rpcapi.AccountInfoConfig{Encoding: &enc}})
+				Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: &enc})})
 			if err != nil || len(r.Value) != perOwner {
 				b.Fatalf("%d accounts, %v", len(r.Value), err)
 			}
@@ -71,7 +71,7 @@ func BenchmarkTokenAccountsByOwner(b *testing.B) {
 		}
 		for b.Loop() {
 			r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: core.TokenProgramID.String(),
-				Config: &rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters}})
+				Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters})})
 			if err != nil || len(*r.Accounts) != perOwner {
 				b.Fatalf("%v accounts, %v", r.Accounts, err)
 			}

@@ -219,7 +219,7 @@ func TestGetTokenAccountBalance(t *testing.T) {
 	f := newTokenFixture(t)
 	ctx := context.Background()
 	balance := func(k string) (string, error) {
-		r, err := f.s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: k, Config: &rpcapi.RequiredCommitmentConfig{Commitment: "processed"}})
+		r, err := f.s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: k, Config: rpcapi.Some(rpcapi.RequiredCommitmentConfig{Commitment: "processed"})})
 		if err != nil {
 			return "", err
 		}
@@ -351,11 +351,11 @@ func TestGetTokenAccountsByOwnerAndDelegate(t *testing.T) {
 	base64 := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingBase64), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
 	parsed := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
 	byOwner := func(owner core.Pubkey, filter rpcapi.TokenAccountsFilter, cfg *rpcapi.AccountInfoConfig) ([]rpcapi.KeyedAccount, error) {
-		r, err := f.s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: owner.String(), Filter: filter, Config: cfg})
+		r, err := f.s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: owner.String(), Filter: filter, Config: rpcapi.OptOf(cfg)})
 		return r.Value, err
 	}
 	byDelegate := func(d core.Pubkey, filter rpcapi.TokenAccountsFilter, cfg *rpcapi.AccountInfoConfig) ([]rpcapi.KeyedAccount, error) {
-		r, err := f.s.GetTokenAccountsByDelegate(ctx, &rpcapi.GetTokenAccountsByDelegateParams{Delegate: d.String(), Filter: filter, Config: cfg})
+		r, err := f.s.GetTokenAccountsByDelegate(ctx, &rpcapi.GetTokenAccountsByDelegateParams{Delegate: d.String(), Filter: filter, Config: rpcapi.OptOf(cfg)})
 		return r.Value, err
 	}
 	lists := []struct {
@@ -482,7 +482,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 	query := func(program core.Pubkey, enc rpcapi.AccountEncoding, filters ...rpcapi.ProgramAccountsFilter) []rpcapi.KeyedAccount {
 		t.Helper()
 		r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters, Commitment: tkPtr(rpcapi.CommitmentProcessed)}})
+			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters, Commitment: tkPtr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatalf("getProgramAccounts: %v", err)
 		}
@@ -545,8 +545,8 @@ func TestTokenProgramAccounts(t *testing.T) {
 
 	// jsonParsed of a mint through getProgramAccounts, dataSlice ignored.
 	r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: core.Token2022ProgramID.String(),
-		Config: &rpcapi.ProgramAccountsConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), DataSlice: &rpcapi.DataSlice{Length: 1},
-			Filters: &[]rpcapi.ProgramAccountsFilter{memcmp(36, binary.LittleEndian.AppendUint64(nil, 7))}}})
+		Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), DataSlice: &rpcapi.DataSlice{Length: 1},
+			Filters: &[]rpcapi.ProgramAccountsFilter{memcmp(36, binary.LittleEndian.AppendUint64(nil, 7))}})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,10 +116,7 @@ func uiLoadedAddresses(loaded *core.LoadedAddresses) *rpcapi.LoadedAddresses {
 // returns its signature. Like the reference, which forwards and answers at once, the outcome of the execution
 // itself is not reported: clients read it with getSignatureStatuses.
 func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionParams) (rpcapi.SendTransactionResult, error) {
-	var cfg rpcapi.SendTransactionConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	tx, err := decodeWireTx(p.Transaction, cfg.Encoding)
 	if err != nil {
 		return "", err
@@ -174,10 +171,7 @@ func (s *Server) SendTransaction(ctx context.Context, p *rpcapi.SendTransactionP
 
 // SimulateTransaction runs the transaction against the bank of the commitment without recording it.
 func (s *Server) SimulateTransaction(ctx context.Context, p *rpcapi.SimulateTransactionParams) (rpcapi.SimulateTransactionResult, error) {
-	var cfg rpcapi.SimulateTransactionConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	var out rpcapi.SimulateTransactionResult
 	tx, err := decodeWireTx(p.Transaction, cfg.Encoding)
 	if err != nil {
@@ -316,7 +310,7 @@ func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatur
 	if err != nil {
 		return out, err
 	}
-	search := p.Config != nil && p.Config.SearchTransactionHistory
+	search := p.Config.OrZero().SearchTransactionHistory
 	// The reference reads statuses from its processed bank, the newest frozen one it voted on, and answers in its
 	// context: a transaction of the working bank has no status yet, and the context slot is the frozen one. Both
 	// matter to clients. web3.js's confirmTransaction polls once right after subscribing and throws the error of a
@@ -417,10 +411,7 @@ func addressSignatureErr(rec *ledger.TxRecord) rpcapi.TransactionError {
 
 // GetSignaturesForAddress lists the confirmed transactions that mention an address, newest first.
 func (s *Server) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSignaturesForAddressParams) (rpcapi.GetSignaturesForAddressResult, error) {
-	var cfg rpcapi.GetSignaturesForAddressConfig
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	entries, err := s.signaturesForAddress(p.AddressBytes, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return nil, err
@@ -446,10 +437,7 @@ func (s *Server) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSigna
 
 // GetConfirmedSignaturesForAddress2 is the deprecated getSignaturesForAddress, without confirmationStatus.
 func (s *Server) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcapi.GetConfirmedSignaturesForAddress2Params) (rpcapi.GetConfirmedSignaturesForAddress2Result, error) {
-	var cfg rpcapi.GetConfirmedSignaturesForAddress2Config
-	if p.Config != nil {
-		cfg = *p.Config
-	}
+	cfg := p.Config.OrZero()
 	entries, err := s.signaturesForAddress(p.AddressBytes, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, nil)
 	if err != nil {
 		return nil, err
@@ -511,9 +499,9 @@ func (s *Server) GetTransaction(ctx context.Context, p *rpcapi.GetTransactionPar
 		enc        *rpcapi.TransactionEncoding
 		maxVersion *uint8
 	)
-	if p.Config != nil {
-		enc = p.Config.Encoding
-		if cfg := p.Config.Config; cfg != nil {
+	if config, ok := p.Config.Get(); ok {
+		enc = config.Encoding
+		if cfg := config.Config; cfg != nil {
 			c, enc, maxVersion = cfg.Commitment, cfg.Encoding, cfg.MaxSupportedTransactionVersion
 		}
 	}
@@ -528,9 +516,9 @@ func (s *Server) GetConfirmedTransaction(ctx context.Context, p *rpcapi.GetConfi
 		c   *rpcapi.Commitment
 		enc *rpcapi.TransactionEncoding
 	)
-	if p.Config != nil {
-		enc = p.Config.Encoding
-		if cfg := p.Config.Config; cfg != nil {
+	if config, ok := p.Config.Get(); ok {
+		enc = config.Encoding
+		if cfg := config.Config; cfg != nil {
 			c, enc = cfg.Commitment, cfg.Encoding
 		}
 	}

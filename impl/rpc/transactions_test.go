@@ -87,7 +87,7 @@ func txSend(t *testing.T, s *Server, tx *core.Transaction) string {
 	t.Helper()
 	sig, err := s.SendTransaction(context.Background(), &rpcapi.SendTransactionParams{
 		Transaction: txB58(tx),
-		Config:      &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)},
+		Config:      rpcapi.Some(rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}),
 	})
 	if err != nil {
 		t.Fatalf("sendTransaction: %v", err)
@@ -102,7 +102,7 @@ func txStatus(t *testing.T, s *Server, sig string, history bool) *rpcapi.Signatu
 	t.Helper()
 	res, err := s.GetSignatureStatuses(context.Background(), &rpcapi.GetSignatureStatusesParams{
 		Signatures: []string{sig},
-		Config:     &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: history},
+		Config:     rpcapi.Some(rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: history}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestSendTransaction(t *testing.T) {
 		{name: "skip preflight, failing", data: txB58(failingSkip), cfg: &rpcapi.SendTransactionConfig{SkipPreflight: txPtr(true)}, executed: failingSkip, failed: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sig, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: tc.data, Config: tc.cfg})
+			sig, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: tc.data, Config: rpcapi.OptOf(tc.cfg)})
 			if tc.code != 0 {
 				e, ok := rpcapi.AsError(err)
 				if !ok || e.Code != tc.code {
@@ -219,7 +219,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 
 	tx := core.NewTransferTx(payer, dest, 5_000_000_000, stRecentHash(l))
 	_, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tx),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)})})
 	e := txWantError(t, err, -32002, "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1")
 	data := txKeys(t, e.Data)
 	for _, k := range []string{"err", "logs", "accounts", "unitsConsumed", "loadedAccountsDataSize", "returnData",
@@ -250,7 +250,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 	tampered := core.NewTransferTx(payer, dest, 1, stRecentHash(l))
 	tampered.Signatures[0][1] ^= 1
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(tampered),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)})})
 	e = txWantError(t, err, -32002, "Transaction simulation failed: Transaction did not pass signature verification")
 	txJSONEqual(t, e.Data, `{"accounts":null,"err":"SignatureFailure","fee":null,"innerInstructions":null,`+
 		`"loadedAccountsDataSize":0,"loadedAddresses":null,"logs":[],"postBalances":null,`+
@@ -261,7 +261,7 @@ func TestSendTransactionPreflightData(t *testing.T) {
 	// balances, no loaded addresses (null each, as kit's live test of the reference expects).
 	stale := core.NewTransferTx(payer, dest, 1, core.Hash{9})
 	_, err = s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(stale),
-		Config: &rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{PreflightCommitment: txPtr(rpcapi.CommitmentProcessed)})})
 	e = txWantError(t, err, -32002, "Transaction simulation failed: Blockhash not found")
 	txJSONEqual(t, e.Data, `{"err":"BlockhashNotFound","accounts":null,"innerInstructions":null,"loadedAccountsDataSize":0,"logs":[],"replacementBlockhash":null,"returnData":null,"unitsConsumed":0,`+
 		`"fee":null,"preBalances":null,"postBalances":null,"preTokenBalances":null,"postTokenBalances":null,"loadedAddresses":null}`)
@@ -295,7 +295,7 @@ func TestSimulateTransaction(t *testing.T) {
 	const transferLogs = `["Program 11111111111111111111111111111111 invoke [1]","Program 11111111111111111111111111111111 success"]`
 
 	simulate := func(tx *core.Transaction, cfg *rpcapi.SimulateTransactionConfig) (rpcapi.SimulateTransactionResult, error) {
-		return s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: txB58(tx), Config: cfg})
+		return s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: txB58(tx), Config: rpcapi.OptOf(cfg)})
 	}
 
 	t.Run("transfer", func(t *testing.T) {
@@ -427,7 +427,7 @@ func TestSimulateTransaction(t *testing.T) {
 		{"truncated", base58.Encode([]byte{0}), nil, -32602, "failed to deserialize solana_transaction::versioned::VersionedTransaction: io error: failed to fill whole buffer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: tc.data, Config: tc.cfg})
+			_, err := s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: tc.data, Config: rpcapi.OptOf(tc.cfg)})
 			txWantError(t, err, tc.code, tc.message)
 		})
 	}
@@ -443,7 +443,7 @@ func TestSimulateTransaction(t *testing.T) {
 	t.Run("base64 and finalized default", func(t *testing.T) {
 		// The payer was funded at processed: the finalized bank does not know it yet.
 		res, err := s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: txB64(transfer),
-			Config: &rpcapi.SimulateTransactionConfig{Encoding: txPtr("base64"), ReplaceRecentBlockhash: txPtr(true)}})
+			Config: rpcapi.Some(rpcapi.SimulateTransactionConfig{Encoding: txPtr("base64"), ReplaceRecentBlockhash: txPtr(true)})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -468,7 +468,7 @@ func TestRequestAirdrop(t *testing.T) {
 		time.Sleep(100 * time.Microsecond)
 	}
 	sig, err := s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: to.String(), Lamports: 5_000_000_000,
-		Config: &rpcapi.CommitmentConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}})
+		Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,7 +542,7 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 	// A failed transaction carries its error in both forms.
 	failing := core.NewTransferTx(payer, dest, 5_000_000_000, stRecentHash(l))
 	failSig, err := s.SendTransaction(ctx, &rpcapi.SendTransactionParams{Transaction: txB58(failing),
-		Config: &rpcapi.SendTransactionConfig{SkipPreflight: txPtr(true)}})
+		Config: rpcapi.Some(rpcapi.SendTransactionConfig{SkipPreflight: txPtr(true)})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +556,7 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 
 	unknown := core.Signature{1}.String()
 	res, err := s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{unknown, sig},
-		Config: &rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true}})
+		Config: rpcapi.Some(rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -603,7 +603,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 
 	get := func(cfg *rpcapi.GetSignaturesForAddressConfig) []rpcapi.ConfirmedSignatureInfo {
 		t.Helper()
-		res, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest.String(), Config: cfg})
+		res, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest.String(), Config: rpcapi.OptOf(cfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -685,14 +685,14 @@ func TestGetSignaturesForAddress(t *testing.T) {
 		{"bad before", &rpcapi.GetSignaturesForAddressConfig{Before: txPtr("xyz")}, -32602, "Invalid param: WrongSize"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest.String(), Config: tc.cfg})
+			_, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest.String(), Config: rpcapi.OptOf(tc.cfg)})
 			txWantError(t, err, tc.code, tc.message)
 		})
 	}
 
 	t.Run("deprecated form", func(t *testing.T) {
 		res, err := s.GetConfirmedSignaturesForAddress2(ctx, &rpcapi.GetConfirmedSignaturesForAddress2Params{Address: dest.String(),
-			Config: &rpcapi.GetConfirmedSignaturesForAddress2Config{Limit: txPtr(uint64(3))}})
+			Config: rpcapi.Some(rpcapi.GetConfirmedSignaturesForAddress2Config{Limit: txPtr(uint64(3))})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -731,7 +731,7 @@ func TestGetTransaction(t *testing.T) {
 	sig := txSend(t, s, tx)
 
 	get := func(cfg *rpcapi.GetTransactionConfig) (rpcapi.GetTransactionResult, error) {
-		return s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: sig, Config: cfg})
+		return s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: sig, Config: rpcapi.OptOf(cfg)})
 	}
 	confirmed := func(enc rpcapi.TransactionEncoding, maxVersion *uint8) *rpcapi.GetTransactionConfig {
 		return &rpcapi.GetTransactionConfig{Config: &rpcapi.TransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed), Encoding: &enc, MaxSupportedTransactionVersion: maxVersion}}
@@ -839,9 +839,9 @@ func TestGetTransaction(t *testing.T) {
 	t.Run("version 0", func(t *testing.T) {
 		v0 := txSendV0(t, s, l, payer, dest)
 		txWaitConfirmed(t, l)
-		_, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: v0, Config: confirmed("json", nil)})
+		_, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: v0, Config: rpcapi.OptOf(confirmed("json", nil))})
 		txWantError(t, err, -32015, `Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0`)
-		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: v0, Config: confirmed("json", txPtr(uint8(0)))})
+		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: v0, Config: rpcapi.OptOf(confirmed("json", txPtr(uint8(0))))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -849,7 +849,7 @@ func TestGetTransaction(t *testing.T) {
 		txJSONEqual(t, keys["version"], `0`)
 		txJSONEqual(t, txKeys(t, keys["transaction"])["message"].(map[string]any)["addressTableLookups"], `[]`)
 		_, err = s.GetConfirmedTransaction(ctx, &rpcapi.GetConfirmedTransactionParams{Signature: v0,
-			Config: &rpcapi.GetConfirmedTransactionConfig{Config: &rpcapi.ConfirmedTransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}}})
+			Config: rpcapi.Some(rpcapi.GetConfirmedTransactionConfig{Config: &rpcapi.ConfirmedTransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}})})
 		txWantError(t, err, -32015, "")
 	})
 }

@@ -45,14 +45,14 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 	parsed := &rpcapi.AccountInfoConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}
 
 	for _, c := range []struct{ key, want string }{{g.Vote.PublicKey().String(), voteAccount}, {g.Stake.PublicKey().String(), stakeAccount}} {
-		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: c.key, Config: parsed})
+		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: c.key, Config: rpcapi.OptOf(parsed)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkExactJSON(t, "getAccountInfo "+c.key, r.Value, c.want)
 	}
 	m, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{
-		Pubkeys: []rpcapi.Pubkey{g.Stake.PublicKey().String(), g.Vote.PublicKey().String()}, Config: parsed})
+		Pubkeys: []rpcapi.Pubkey{g.Stake.PublicKey().String(), g.Vote.PublicKey().String()}, Config: rpcapi.OptOf(parsed)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 		want    string
 	}{{core.VoteProgramID, g.Vote.PublicKey().String(), voteAccount}, {core.StakeProgramID, g.Stake.PublicKey().String(), stakeAccount}} {
 		p, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: c.program.String(),
-			Config: &rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}})
+			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,8 +72,8 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 	// simulateTransaction's accounts after a transaction that leaves them alone.
 	tx := core.NewTransferTx(g.Faucet, core.Pubkey{7}, 1_000_000, l.Bank(ledger.Processed).LastBlockhash())
 	sim, err := s.SimulateTransaction(ctx, &rpcapi.SimulateTransactionParams{Transaction: txB58(tx),
-		Config: &rpcapi.SimulateTransactionConfig{Accounts: &rpcapi.SimulateTransactionConfigAccounts{Encoding: stPtr("jsonParsed"),
-			Addresses: []rpcapi.Pubkey{g.Vote.PublicKey().String(), g.Stake.PublicKey().String()}}}})
+		Config: rpcapi.Some(rpcapi.SimulateTransactionConfig{Accounts: &rpcapi.SimulateTransactionConfigAccounts{Encoding: stPtr("jsonParsed"),
+			Addresses: []rpcapi.Pubkey{g.Vote.PublicKey().String(), g.Stake.PublicKey().String()}}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestVoteAccountJSONParsedWhileVoting(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: l.VoteAccount().String(),
-			Config: &rpcapi.AccountInfoConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed), Commitment: stPtr(rpcapi.CommitmentProcessed)}})
+			Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed), Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatal(err)
 		}

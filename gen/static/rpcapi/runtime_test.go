@@ -92,3 +92,30 @@ func TestAppendFloat(t *testing.T) {
 		}
 	}
 }
+
+func TestOpt(t *testing.T) {
+	t.Parallel()
+	var none Opt[uint64]
+	if v, ok := none.Get(); ok || v != 0 || none.Or(7) != 7 || none.OrZero() != 0 || none.Ptr() != nil || none.IsSet() {
+		t.Errorf("the zero Opt holds a value: %v", none)
+	}
+	some := Some[uint64](5)
+	if v, ok := some.Get(); !ok || v != 5 || some.Or(7) != 5 || *some.Ptr() != 5 || !some.IsSet() {
+		t.Errorf("Some(5) = %v", some)
+	}
+	for raw, want := range map[string]Opt[uint64]{`null`: {}, ` null `: {}, `3`: Some[uint64](3)} {
+		got := Some[uint64](9)
+		if err := json.Unmarshal([]byte(raw), &got); err != nil || got != want {
+			t.Errorf("%s: %v, %v; want %v", raw, got, err, want)
+		}
+	}
+	var bad Opt[uint64]
+	if err := json.Unmarshal([]byte(`"x"`), &bad); err == nil || bad.IsSet() {
+		t.Errorf(`"x" decoded into an Opt[uint64]: %v, %v`, bad, err)
+	}
+	for o, want := range map[Opt[uint64]]string{{}: "null", Some[uint64](4): "4"} {
+		if b, err := json.Marshal(o); err != nil || string(b) != want {
+			t.Errorf("Marshal(%v) = %s, %v; want %s", o, b, err, want)
+		}
+	}
+}

@@ -6,7 +6,7 @@ package rpcapi
 // GetItemsParams are the positional params of getItems.
 type GetItemsParams struct {
 	Keys      []Pubkey
-	Config    *GetItemsConfig
+	Config    Opt[GetItemsConfig]
 	keysBytes [][]byte // set by Validate
 }
 
@@ -31,14 +31,14 @@ func (p *GetItemsParams) UnmarshalJSON(data []byte) error {
 	}
 	switch len(list) {
 	case 2:
-		if p.Config != nil && (p.Config.Config != nil && p.Config.Config.Commitment != nil && *p.Config.Config.Commitment == "processed") {
+		if p.Config.ok && (p.Config.v.Config != nil && p.Config.v.Config.Commitment != nil && *p.Config.v.Config.Commitment == "processed") {
 			return NewUnsupportedCommitmentError()
 		}
 	}
 	return nil
 }
 func (p GetItemsParams) MarshalJSON() ([]byte, error) {
-	return marshalParams([]any{p.Keys, p.Config}, []bool{true, p.Config != nil})
+	return marshalParams([]any{p.Keys, p.Config}, []bool{true, p.Config.ok})
 }
 
 // CountUnsubscribeParams are the positional params of countUnsubscribe.

@@ -12,8 +12,8 @@ func (p *GetItemsParams) Validate() error {
 	if p.keysBytes, err = decodeBase58List(p.Keys, 32, ""); err != nil {
 		return err
 	}
-	if p.Config != nil {
-		if err := (&(*p.Config)).validate("config"); err != nil {
+	if p.Config.ok {
+		if err := (&p.Config.v).validate("config"); err != nil {
 			return err
 		}
 	}
