@@ -222,8 +222,8 @@ func emitParams(ir *IR) *jen.File {
 			fields = append(fields, st)
 		}
 		for _, p := range m.Params {
-			if d, ok := base58Of(p.Type); ok {
-				fields = append(fields, jen.Id(keptField(p.GoName)).Add(d.keptType()).Comment("set by Validate"))
+			if p.Text != nil {
+				fields = append(fields, jen.Id(textField(p.GoName)).Op("*").Add(typ(plainText(p.Text), "")).Comment("the wire text, which Validate decodes"))
 			}
 		}
 		f.Comment(fmt.Sprintf("%s are the positional params of %s.", name, m.Name))
@@ -239,7 +239,11 @@ func emitParams(ir *IR) *jen.File {
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		}
 		for i, p := range m.Params {
-			dec = append(dec, jen.If(jen.Err().Op(":=").Id("decodeParam").Call(jen.Id("list"), jen.Lit(i), jen.Lit(p.Name), jen.Lit(p.Required), jen.Op("&").Id("p").Dot(p.GoName)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			dst := jen.Op("&").Id("p").Dot(p.GoName)
+			if p.Text != nil {
+				dst = jen.Op("&").Id("p").Dot(textField(p.GoName))
+			}
+			dec = append(dec, jen.If(jen.Err().Op(":=").Id("decodeParam").Call(jen.Id("list"), jen.Lit(i), jen.Lit(p.Name), jen.Lit(p.Required), dst), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		}
 		if m.RejectsProcessed {
 			// The commitment of the last params element, read from the param it was decoded into rather than

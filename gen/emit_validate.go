@@ -192,6 +192,10 @@ func emitValidate(ir *IR) *jen.File {
 		}
 		var body []jen.Code
 		for _, p := range m.Params {
+			if p.Text != nil {
+				body = append(body, v.decodeCore(p)...)
+				continue
+			}
 			if d, ok := base58Of(p.Type); ok {
 				// Decoded here once; the handler takes the bytes from the accessor instead of decoding again.
 				body = append(body, v.decodeB58(d, "p", p.GoName, strconv.Quote(p.Name))...)
@@ -280,7 +284,7 @@ func withoutFormat(t *GoType) *GoType {
 	switch cp.Kind {
 	case TPtr, TSlice, TOpt:
 		cp.Elem = withoutFormat(u.Elem)
-	case TPrim:
+	case TPrim, TCore:
 		cp.C.Format, cp.C.Message = "", ""
 	}
 	return &cp
@@ -310,6 +314,53 @@ func (v *validator) decodeB58(d b58, owner, goName, path string) []jen.Code {
 		jen.If(jen.List(jen.Id(owner+"."+keptField(goName)), jen.Err()).Op("=").Id(fn).Call(jen.Id(val), jen.Lit(d.size), jen.Lit(d.custom)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	return []jen.Code{jen.If(present).Block(body...)}
 }
+
+// decodeCore returns the statements of a Validate that decode a param of base-58 keys, signatures or hashes from
+// its wire text into its core values, after the checks around them (a list's length); the same checks apply to
+// values set in Go, which have no text. err is declared by the caller.
+func (v *validator) decodeCore(p *Param) []jen.Code {
+	text := "p." + textField(p.GoName)
+	field := "p." + p.GoName
+	plain := plainText(p.Text)
+	u, _ := unalias(plain, plain.C)
+	core := p.Type
+	for core.Kind != TCore {
+		core = core.Elem
+	}
+	fn := "parse" + core.Prim
+	if u.Kind == TSlice {
+		fn += "List"
+	}
+	path := strconv.Quote(p.Name)
+	decoded := jen.Id("decoded")
+	switch p.Type.Kind {
+	case TOpt:
+		decoded = jen.Id("Some").Call(decoded)
+	case TPtr:
+		decoded = jen.Op("&").Add(decoded)
+	}
+	fromText := append(v.check(withoutFormat(plain), "(*"+text+")", path),
+		jen.List(jen.Id("decoded"), jen.Err()).Op(":=").Id(fn).Call(jen.Op("*").Id(text), jen.Lit(core.C.Message)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Id(field).Op("=").Add(decoded),
+	)
+	inGo := v.check(withoutFormat(p.Type), field, path)
+	if len(inGo) == 0 {
+		return []jen.Code{jen.If(jen.Id(text).Op("!=").Nil()).Block(fromText...)}
+	}
+	return []jen.Code{jen.If(jen.Id(text).Op("!=").Nil()).Block(fromText...).Else().Block(inGo...)}
+}
+
+// plainText is the type of a param's wire text without its Opt or pointer: what the hidden text field points to.
+func plainText(t *GoType) *GoType {
+	if t.Kind == TOpt || t.Kind == TPtr {
+		return t.Elem
+	}
+	return t
+}
+
+// textField names the unexported field that holds a param's wire text.
+func textField(goName string) string { return lowerFirst(goName) + "Text" }
 
 // keptType is the Go type of a kept field: the bytes of one value or of each value of a list.
 func (d b58) keptType() *jen.Statement {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ledgerd/generated/rpcapi"
+	"ledgerd/impl/core"
 )
 
 // Keys match exactly, as the reference's decoders do: a key that differs in case is an unknown key, ignored.
@@ -83,23 +84,60 @@ func FuzzExactDecode(f *testing.F) {
 	})
 }
 
-// A key param is decoded from base 58 once: Validate keeps the bytes and the handler's accessor returns them; a
-// handler called without Validate still gets Validate's error.
-func TestValidateKeepsDecodedKeys(t *testing.T) {
+// A key param is decoded from base 58 once, by Validate, into its impl/core value: the handler reads p.Pubkey.
+// Its texts are the reference's, a list's limit is checked before its keys are, and params built in Go (which
+// hold core values already) still have their limits checked.
+func TestValidateDecodesKeysIntoCoreValues(t *testing.T) {
 	t.Parallel()
 	const key = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T"
-	p := rpcapi.GetBalanceParams{Pubkey: key}
-	if err := p.Validate(); err != nil {
+	want := core.MustParsePubkey(key)
+	var p rpcapi.GetBalanceParams
+	if err := p.UnmarshalJSON([]byte(`["` + key + `"]`)); err != nil {
 		t.Fatal(err)
 	}
-	p.Pubkey = "0" // not base 58: only a second decoding would notice
-	b, err := p.PubkeyBytes()
-	if err != nil || len(b) != 32 {
-		t.Fatalf("after Validate: %x, %v; want the 32 bytes Validate decoded", b, err)
+	if p.Pubkey != (core.Pubkey{}) {
+		t.Fatalf("decoded before Validate: %s", p.Pubkey)
 	}
-	q := rpcapi.GetBalanceParams{Pubkey: "0"}
-	if _, err := q.PubkeyBytes(); err == nil || err.Error() != "Invalid param: Invalid" {
-		t.Errorf("without Validate: %v, want Invalid param: Invalid", err)
+	if err := p.Validate(); err != nil || p.Pubkey != want {
+		t.Fatalf("after Validate: %s, %v; want %s", p.Pubkey, err, key)
+	}
+	for raw, msg := range map[string]string{
+		`["0"]`:    "Invalid param: Invalid",
+		`["1111"]`: "Invalid param: WrongSize",
+		`["111111111111111111111111111111111111111111111"]`: "Invalid param: WrongSize",
+	} {
+		var q rpcapi.GetBalanceParams
+		if err := q.UnmarshalJSON([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Validate(); err == nil || err.Error() != msg {
+			t.Errorf("%s: %v, want %s", raw, err, msg)
+		}
+	}
+
+	var m rpcapi.GetMultipleAccountsParams
+	if err := m.UnmarshalJSON([]byte(`[["` + key + `","11111111111111111111111111111111"]]`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil || len(m.Pubkeys) != 2 || m.Pubkeys[0] != want || m.Pubkeys[1] != core.SystemProgramID {
+		t.Errorf("getMultipleAccounts: %v, %v", m.Pubkeys, err)
+	}
+	long := `[[` + strings.Repeat(`"0",`, 100) + `"0"]]`
+	var tooMany rpcapi.GetMultipleAccountsParams
+	if err := tooMany.UnmarshalJSON([]byte(long)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tooMany.Validate(); err == nil || err.Error() != "Too many inputs provided; max 100" {
+		t.Errorf("101 bad keys: %v, want the limit first", err)
+	}
+	inGo := rpcapi.GetMultipleAccountsParams{Pubkeys: make([]core.Pubkey, 101)}
+	if err := inGo.Validate(); err == nil || err.Error() != "Too many inputs provided; max 100" {
+		t.Errorf("101 keys built in Go: %v, want the limit", err)
+	}
+
+	var fees rpcapi.GetRecentPrioritizationFeesParams
+	if err := fees.UnmarshalJSON([]byte(`[null]`)); err != nil || fees.Validate() != nil || fees.Addresses.IsSet() {
+		t.Errorf("an absent optional key list: %v", fees.Addresses)
 	}
 }
 
@@ -120,27 +158,14 @@ func FuzzParamsDecode(f *testing.F) {
 	})
 }
 
-// Lists of keys and the keys inside config objects are kept too: after Validate the accessors hand back what it
-// decoded, an absent optional key is nil, and without Validate the accessor decodes with Validate's error.
+// The keys inside config objects are kept: after Validate the accessors hand back what it decoded, an absent
+// optional key is nil, and without Validate the accessor decodes with Validate's error.
 func TestValidateKeepsDecodedListsAndConfigKeys(t *testing.T) {
 	t.Parallel()
 	const key = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T"
 	const sig = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
-	m := rpcapi.GetMultipleAccountsParams{Pubkeys: []rpcapi.Pubkey{key, key}}
-	if err := m.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	m.Pubkeys[1] = "0" // not base 58: only a second decoding would notice
-	if keys, err := m.PubkeysBytes(); err != nil || len(keys) != 2 || len(keys[1]) != 32 {
-		t.Errorf("getMultipleAccounts after Validate: %x, %v; want the two keys Validate decoded", keys, err)
-	}
-	bad := rpcapi.GetMultipleAccountsParams{Pubkeys: []rpcapi.Pubkey{key, "0"}}
-	if _, err := bad.PubkeysBytes(); err == nil || err.Error() != "Invalid param: Invalid" {
-		t.Errorf("getMultipleAccounts without Validate: %v, want Invalid param: Invalid", err)
-	}
-
 	before := sig
-	s := rpcapi.GetSignaturesForAddressParams{Address: key, Config: rpcapi.Some(rpcapi.GetSignaturesForAddressConfig{Before: &before})}
+	s := rpcapi.GetSignaturesForAddressParams{Address: core.MustParsePubkey(key), Config: rpcapi.Some(rpcapi.GetSignaturesForAddressConfig{Before: &before})}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ const (
 	TArray              // [Len]Elem
 	TMap                // map[string]Elem
 	TOpt                // Opt[Elem]: an optional param, absent or null, or a value
+	TCore               // a key, signature or hash of impl/core (Prim names it), decoded from its base-58 text
 )
 
 // GoType is a Go type expression plus the constraints its values must meet.
@@ -104,6 +105,9 @@ type Param struct {
 	Required          bool
 	Type              *GoType // Opt[...] for optional params, a pointer for required ones that admit null
 	Schema            *GoType // the param's own type, before Go's pointer for an optional param
+	// Text is set for a param of base-58 keys, signatures or hashes: its Type holds core values, and Text the
+	// type of the wire text (a string, a list of them, or an Opt of either) that Validate decodes into them.
+	Text *GoType
 }
 
 type Method struct {
@@ -600,6 +604,8 @@ func goTypeString(t *GoType) string {
 		return "map[string]" + goTypeString(t.Elem)
 	case TOpt:
 		return "Opt[" + goTypeString(t.Elem) + "]"
+	case TCore:
+		return "core." + t.Prim
 	}
 	return "?"
 }
@@ -636,6 +642,9 @@ func (b *builder) method(m *Node) *Method {
 		case isNullableSchema(p.Get("schema")) && !t.Nilable():
 			prm.Type = &GoType{Kind: TPtr, Elem: t}
 		}
+		if core, ok := coreTyped(prm.Type); ok {
+			prm.Text, prm.Type = prm.Type, core
+		}
 		out.Params = append(out.Params, prm)
 	}
 	if r := m.Get("result"); r != nil {
@@ -665,6 +674,28 @@ func (b *builder) method(m *Node) *Method {
 }
 
 func isNullableSchema(s *Node) bool { _, ok := nullableOf(s); return ok }
+
+// coreNames are the impl/core types of the base-58 formats.
+var coreNames = map[string]string{"pubkey": "Pubkey", "signature": "Signature", "hash": "Hash"}
+
+// coreTyped returns the Go type of a param whose values are base-58 keys, signatures or hashes: the same shape
+// (a value, a list, an Opt of either) with core values in place of the strings. Other params keep their type.
+func coreTyped(t *GoType) (*GoType, bool) {
+	u, c := unalias(t, t.C)
+	switch u.Kind {
+	case TOpt, TPtr, TSlice:
+		inner, ok := coreTyped(u.Elem)
+		if !ok {
+			return nil, false
+		}
+		return &GoType{Kind: u.Kind, Elem: inner, C: c}, true
+	case TPrim:
+		if name, ok := coreNames[c.Format]; ok && u.Prim == "string" {
+			return &GoType{Kind: TCore, Prim: name, C: c}, true
+		}
+	}
+	return nil, false
+}
 
 // namedFor gives a method's result (or notification) a Go name: the struct itself when the schema is an inline
 // object, otherwise an alias of what it resolves to.

@@ -193,7 +193,7 @@ func checkLargeLedger(s server, built largeLedger) (string, bool) {
 	cl := rpcclient.New(s.URL())
 	for _, i := range picks {
 		pk, want := largeAccount(i)
-		got, err := cl.GetBalance(context.Background(), &rpcapi.GetBalanceParams{Pubkey: pk.String()})
+		got, err := cl.GetBalance(context.Background(), &rpcapi.GetBalanceParams{Pubkey: pk})
 		if err != nil {
 			return "getBalance check failed: " + err.Error(), false
 		}

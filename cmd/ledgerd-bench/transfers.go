@@ -118,7 +118,11 @@ func waitFinalized(ctx context.Context, cl *rpcclient.Client, sigs []string) err
 
 // waitStatus waits (60 s at most) until every signature has reached the confirmation status want (processed,
 // confirmed or finalized), and fails on the first that failed.
-func waitStatus(ctx context.Context, cl *rpcclient.Client, sigs []string, want rpcapi.TransactionConfirmationStatus) error {
+func waitStatus(ctx context.Context, cl *rpcclient.Client, texts []string, want rpcapi.TransactionConfirmationStatus) error {
+	sigs, err := parseSignatures(texts)
+	if err != nil {
+		return err
+	}
 	level := map[rpcapi.TransactionConfirmationStatus]int{rpcapi.TransactionConfirmationStatusProcessed: 1,
 		rpcapi.TransactionConfirmationStatusConfirmed: 2, rpcapi.TransactionConfirmationStatusFinalized: 3}
 	deadline := time.Now().Add(60 * time.Second)
@@ -263,8 +267,25 @@ func transactionCount(ctx context.Context, cl *rpcclient.Client) (uint64, error)
 		Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 }
 
+// parseSignatures parses the signatures sendTransaction answered.
+func parseSignatures(texts []string) ([]core.Signature, error) {
+	sigs := make([]core.Signature, len(texts))
+	for i, s := range texts {
+		sig, err := core.ParseSignature(s)
+		if err != nil {
+			return nil, fmt.Errorf("signature %q: %w", s, err)
+		}
+		sigs[i] = sig
+	}
+	return sigs, nil
+}
+
 // statuses looks every signature up, 256 at a time.
-func statuses(ctx context.Context, cl *rpcclient.Client, sigs []string) (ok, failed, missing int, err error) {
+func statuses(ctx context.Context, cl *rpcclient.Client, texts []string) (ok, failed, missing int, err error) {
+	sigs, err := parseSignatures(texts)
+	if err != nil {
+		return 0, 0, 0, err
+	}
 	for start := 0; start < len(sigs); start += 256 {
 		r, err := cl.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: sigs[start:min(len(sigs), start+256)]})
 		if err != nil {

@@ -97,15 +97,19 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 	ctx := context.Background()
 	c := rpcclient.New(url)
 
-	var sigs []string
+	var sigs []core.Signature
 	var keys []string
 	for i := range 5 {
 		k, _ := core.NewKeypair()
-		sig, err := c.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: k.PublicKey().String(), Lamports: uint64(1_000_000 + i)})
+		sig, err := c.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: k.PublicKey(), Lamports: uint64(1_000_000 + i)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sigs, keys = append(sigs, sig), append(keys, k.PublicKey().String())
+		parsed, err := core.ParseSignature(sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigs, keys = append(sigs, parsed), append(keys, k.PublicKey().String())
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -134,7 +138,7 @@ func TestSIGKILLKeepsFinalized(t *testing.T) {
 	c = rpcclient.New(url)
 	for i, k := range keys {
 		fin := rpcapi.CommitmentFinalized
-		bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k, Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: &fin})})
+		bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: core.MustParsePubkey(k), Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: &fin})})
 		if err != nil {
 			t.Fatal(err)
 		}

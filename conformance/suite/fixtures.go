@@ -227,7 +227,7 @@ func prepareWallet(ctx context.Context, e *Env) (Vars, error) {
 		return nil, err
 	}
 	cctx, cancel := e.withTimeout(ctx)
-	sig, err := e.client.RequestAirdrop(cctx, &rpcapi.RequestAirdropParams{Pubkey: kp.PublicKey().String(), Lamports: airdropLamports})
+	sig, err := e.client.RequestAirdrop(cctx, &rpcapi.RequestAirdropParams{Pubkey: kp.PublicKey(), Lamports: airdropLamports})
 	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("requestAirdrop: %w", err)
@@ -277,7 +277,7 @@ func findOwnedBy(name string, program core.Pubkey) func(ctx context.Context, e *
 		cctx, cancel := e.withTimeout(ctx)
 		defer cancel()
 		enc := rpcapi.AccountEncodingBase64
-		res, err := e.client.GetProgramAccounts(cctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
+		res, err := e.client.GetProgramAccounts(cctx, &rpcapi.GetProgramAccountsParams{ProgramId: program,
 			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: &enc, DataSlice: &rpcapi.DataSlice{}})})
 		if err != nil {
 			return nil, fmt.Errorf("getProgramAccounts %s: %w", program, err)
@@ -336,10 +336,14 @@ func (e *Env) send(ctx context.Context, tx *core.Transaction) (string, error) {
 func (e *Env) waitFinalized(ctx context.Context, sig string) (uint64, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.waitTimeout)
 	defer cancel()
+	parsed, err := core.ParseSignature(sig)
+	if err != nil {
+		return 0, fmt.Errorf("signature %q: %w", sig, err)
+	}
 	last := "not seen"
 	for {
 		cctx, ccancel := e.withTimeout(ctx)
-		st, err := e.client.GetSignatureStatuses(cctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{sig},
+		st, err := e.client.GetSignatureStatuses(cctx, &rpcapi.GetSignatureStatusesParams{Signatures: []core.Signature{parsed},
 			Config: rpcapi.Some(rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true})})
 		ccancel()
 		if err != nil {

@@ -3,27 +3,21 @@
 
 package rpcapi
 
+import core "ledgerd/impl/core"
+
 // GetAccountInfoParams are the positional params of getAccountInfo.
 type GetAccountInfoParams struct {
-	Pubkey      Pubkey                 // Address of the account to read.
-	Config      Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	pubkeyBytes []byte                 // set by Validate
+	Pubkey     core.Pubkey            // Address of the account to read.
+	Config     Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	pubkeyText *Pubkey                // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetAccountInfoParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *GetAccountInfoParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -37,25 +31,17 @@ func (p GetAccountInfoParams) MarshalJSON() ([]byte, error) {
 
 // GetBalanceParams are the positional params of getBalance.
 type GetBalanceParams struct {
-	Pubkey      Pubkey             // Address of the account to query.
-	Config      Opt[ContextConfig] // Commitment and minimum context slot.
-	pubkeyBytes []byte             // set by Validate
+	Pubkey     core.Pubkey        // Address of the account to query.
+	Config     Opt[ContextConfig] // Commitment and minimum context slot.
+	pubkeyText *Pubkey            // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetBalanceParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *GetBalanceParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -69,25 +55,17 @@ func (p GetBalanceParams) MarshalJSON() ([]byte, error) {
 
 // GetMultipleAccountsParams are the positional params of getMultipleAccounts.
 type GetMultipleAccountsParams struct {
-	Pubkeys      []Pubkey               // Addresses of the accounts to read, at most 100.
-	Config       Opt[AccountInfoConfig] // Commitment, data encoding (default `base64`), data slice and minimum context slot.
-	pubkeysBytes [][]byte               // set by Validate
+	Pubkeys     []core.Pubkey          // Addresses of the accounts to read, at most 100.
+	Config      Opt[AccountInfoConfig] // Commitment, data encoding (default `base64`), data slice and minimum context slot.
+	pubkeysText *[]Pubkey              // the wire text, which Validate decodes
 }
 
-// PubkeysBytes returns each key of pubkeys decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetMultipleAccountsParams) PubkeysBytes() ([][]byte, error) {
-	if p.pubkeysBytes != nil {
-		return p.pubkeysBytes, nil
-	}
-	return decodeBase58List(p.Pubkeys, 32, "")
-}
 func (p *GetMultipleAccountsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkeys", true, &p.Pubkeys); err != nil {
+	if err := decodeParam(list, 0, "pubkeys", true, &p.pubkeysText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -101,25 +79,17 @@ func (p GetMultipleAccountsParams) MarshalJSON() ([]byte, error) {
 
 // GetProgramAccountsParams are the positional params of getProgramAccounts.
 type GetProgramAccountsParams struct {
-	ProgramId      Pubkey                     // Address of the program that owns the accounts.
-	Config         Opt[ProgramAccountsConfig] // Commitment, data encoding (default `binary`), data slice, filters (at most 4), withContext, sortResults and...
-	programIdBytes []byte                     // set by Validate
+	ProgramId     core.Pubkey                // Address of the program that owns the accounts.
+	Config        Opt[ProgramAccountsConfig] // Commitment, data encoding (default `binary`), data slice, filters (at most 4), withContext, sortResults and...
+	programIdText *Pubkey                    // the wire text, which Validate decodes
 }
 
-// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetProgramAccountsParams) ProgramIdBytes() ([]byte, error) {
-	if p.programIdBytes != nil {
-		return p.programIdBytes, nil
-	}
-	return decodeBase58(p.ProgramId, 32, "")
-}
 func (p *GetProgramAccountsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "programId", true, &p.ProgramId); err != nil {
+	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -194,26 +164,18 @@ func (p GetSupplyParams) MarshalJSON() ([]byte, error) {
 
 // RequestAirdropParams are the positional params of requestAirdrop.
 type RequestAirdropParams struct {
-	Pubkey      Pubkey                // Address to receive the lamports.
-	Lamports    Lamports              // Amount to airdrop, in lamports.
-	Config      Opt[CommitmentConfig] // Commitment.
-	pubkeyBytes []byte                // set by Validate
+	Pubkey     core.Pubkey           // Address to receive the lamports.
+	Lamports   Lamports              // Amount to airdrop, in lamports.
+	Config     Opt[CommitmentConfig] // Commitment.
+	pubkeyText *Pubkey               // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *RequestAirdropParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *RequestAirdropParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 3)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "lamports", true, &p.Lamports); err != nil {
@@ -367,25 +329,17 @@ func (p GetBlockTimeParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetSetAccountParams are the positional params of surfnet_setAccount.
 type SurfnetSetAccountParams struct {
-	Pubkey      Pubkey        // The account to write.
-	Update      AccountUpdate // The fields to set.
-	pubkeyBytes []byte        // set by Validate
+	Pubkey     core.Pubkey   // The account to write.
+	Update     AccountUpdate // The fields to set.
+	pubkeyText *Pubkey       // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetSetAccountParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *SurfnetSetAccountParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "update", true, &p.Update); err != nil {
@@ -399,57 +353,30 @@ func (p SurfnetSetAccountParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetSetTokenAccountParams are the positional params of surfnet_setTokenAccount.
 type SurfnetSetTokenAccountParams struct {
-	Owner             Pubkey             // The token account's owner.
-	Mint              Pubkey             // The token's mint.
-	Update            TokenAccountUpdate // The fields to set.
-	TokenProgram      Opt[Pubkey]        // The token program (default SPL Token).
-	ownerBytes        []byte             // set by Validate
-	mintBytes         []byte             // set by Validate
-	tokenProgramBytes []byte             // set by Validate
+	Owner            core.Pubkey        // The token account's owner.
+	Mint             core.Pubkey        // The token's mint.
+	Update           TokenAccountUpdate // The fields to set.
+	TokenProgram     Opt[core.Pubkey]   // The token program (default SPL Token).
+	ownerText        *Pubkey            // the wire text, which Validate decodes
+	mintText         *Pubkey            // the wire text, which Validate decodes
+	tokenProgramText *Pubkey            // the wire text, which Validate decodes
 }
 
-// OwnerBytes returns owner decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetSetTokenAccountParams) OwnerBytes() ([]byte, error) {
-	if p.ownerBytes != nil {
-		return p.ownerBytes, nil
-	}
-	return decodeBase58(p.Owner, 32, "")
-}
-
-// MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetSetTokenAccountParams) MintBytes() ([]byte, error) {
-	if p.mintBytes != nil {
-		return p.mintBytes, nil
-	}
-	return decodeBase58(p.Mint, 32, "")
-}
-
-// TokenProgramBytes returns tokenProgram decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-// An absent tokenProgram is nil.
-func (p *SurfnetSetTokenAccountParams) TokenProgramBytes() ([]byte, error) {
-	if p.tokenProgramBytes != nil || !p.TokenProgram.ok {
-		return p.tokenProgramBytes, nil
-	}
-	return decodeBase58(p.TokenProgram.v, 32, "")
-}
 func (p *SurfnetSetTokenAccountParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 4)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "owner", true, &p.Owner); err != nil {
+	if err := decodeParam(list, 0, "owner", true, &p.ownerText); err != nil {
 		return err
 	}
-	if err := decodeParam(list, 1, "mint", true, &p.Mint); err != nil {
+	if err := decodeParam(list, 1, "mint", true, &p.mintText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 2, "update", true, &p.Update); err != nil {
 		return err
 	}
-	if err := decodeParam(list, 3, "tokenProgram", false, &p.TokenProgram); err != nil {
+	if err := decodeParam(list, 3, "tokenProgram", false, &p.tokenProgramText); err != nil {
 		return err
 	}
 	return nil
@@ -479,25 +406,17 @@ func (p SurfnetTimeTravelParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetResetAccountParams are the positional params of surfnet_resetAccount.
 type SurfnetResetAccountParams struct {
-	Pubkey      Pubkey                  // The account to reset.
-	Config      Opt[ResetAccountConfig] // Whether to reset the accounts it owns too.
-	pubkeyBytes []byte                  // set by Validate
+	Pubkey     core.Pubkey             // The account to reset.
+	Config     Opt[ResetAccountConfig] // Whether to reset the accounts it owns too.
+	pubkeyText *Pubkey                 // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetResetAccountParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *SurfnetResetAccountParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -549,24 +468,16 @@ func (p LedgerdRevertParams) MarshalJSON() ([]byte, error) {
 
 // LedgerdImpersonateParams are the positional params of ledgerd_impersonate.
 type LedgerdImpersonateParams struct {
-	Pubkey      Pubkey // The address to impersonate.
-	pubkeyBytes []byte // set by Validate
+	Pubkey     core.Pubkey // The address to impersonate.
+	pubkeyText *Pubkey     // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *LedgerdImpersonateParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *LedgerdImpersonateParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 1)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	return nil
@@ -577,24 +488,16 @@ func (p LedgerdImpersonateParams) MarshalJSON() ([]byte, error) {
 
 // LedgerdStopImpersonatingParams are the positional params of ledgerd_stopImpersonating.
 type LedgerdStopImpersonatingParams struct {
-	Pubkey      Pubkey // The address to stop impersonating.
-	pubkeyBytes []byte // set by Validate
+	Pubkey     core.Pubkey // The address to stop impersonating.
+	pubkeyText *Pubkey     // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *LedgerdStopImpersonatingParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *LedgerdStopImpersonatingParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 1)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	return nil
@@ -643,39 +546,21 @@ func (p LedgerdSetBlockhashCheckParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetSetProgramAuthorityParams are the positional params of surfnet_setProgramAuthority.
 type SurfnetSetProgramAuthorityParams struct {
-	ProgramId         Pubkey      // The upgradeable program.
-	NewAuthority      Opt[Pubkey] // The new upgrade authority; omitted, none.
-	programIdBytes    []byte      // set by Validate
-	newAuthorityBytes []byte      // set by Validate
+	ProgramId        core.Pubkey      // The upgradeable program.
+	NewAuthority     Opt[core.Pubkey] // The new upgrade authority; omitted, none.
+	programIdText    *Pubkey          // the wire text, which Validate decodes
+	newAuthorityText *Pubkey          // the wire text, which Validate decodes
 }
 
-// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetSetProgramAuthorityParams) ProgramIdBytes() ([]byte, error) {
-	if p.programIdBytes != nil {
-		return p.programIdBytes, nil
-	}
-	return decodeBase58(p.ProgramId, 32, "")
-}
-
-// NewAuthorityBytes returns newAuthority decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-// An absent newAuthority is nil.
-func (p *SurfnetSetProgramAuthorityParams) NewAuthorityBytes() ([]byte, error) {
-	if p.newAuthorityBytes != nil || !p.NewAuthority.ok {
-		return p.newAuthorityBytes, nil
-	}
-	return decodeBase58(p.NewAuthority.v, 32, "")
-}
 func (p *SurfnetSetProgramAuthorityParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "programId", true, &p.ProgramId); err != nil {
+	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
-	if err := decodeParam(list, 1, "newAuthority", false, &p.NewAuthority); err != nil {
+	if err := decodeParam(list, 1, "newAuthority", false, &p.newAuthorityText); err != nil {
 		return err
 	}
 	return nil
@@ -686,38 +571,21 @@ func (p SurfnetSetProgramAuthorityParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetCloneProgramAccountParams are the positional params of surfnet_cloneProgramAccount.
 type SurfnetCloneProgramAccountParams struct {
-	SourceProgramId           Pubkey // The program to copy.
-	DestinationProgramId      Pubkey // Where the copy goes.
-	sourceProgramIdBytes      []byte // set by Validate
-	destinationProgramIdBytes []byte // set by Validate
+	SourceProgramId          core.Pubkey // The program to copy.
+	DestinationProgramId     core.Pubkey // Where the copy goes.
+	sourceProgramIdText      *Pubkey     // the wire text, which Validate decodes
+	destinationProgramIdText *Pubkey     // the wire text, which Validate decodes
 }
 
-// SourceProgramIdBytes returns sourceProgramId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetCloneProgramAccountParams) SourceProgramIdBytes() ([]byte, error) {
-	if p.sourceProgramIdBytes != nil {
-		return p.sourceProgramIdBytes, nil
-	}
-	return decodeBase58(p.SourceProgramId, 32, "")
-}
-
-// DestinationProgramIdBytes returns destinationProgramId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetCloneProgramAccountParams) DestinationProgramIdBytes() ([]byte, error) {
-	if p.destinationProgramIdBytes != nil {
-		return p.destinationProgramIdBytes, nil
-	}
-	return decodeBase58(p.DestinationProgramId, 32, "")
-}
 func (p *SurfnetCloneProgramAccountParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "sourceProgramId", true, &p.SourceProgramId); err != nil {
+	if err := decodeParam(list, 0, "sourceProgramId", true, &p.sourceProgramIdText); err != nil {
 		return err
 	}
-	if err := decodeParam(list, 1, "destinationProgramId", true, &p.DestinationProgramId); err != nil {
+	if err := decodeParam(list, 1, "destinationProgramId", true, &p.destinationProgramIdText); err != nil {
 		return err
 	}
 	return nil
@@ -728,38 +596,20 @@ func (p SurfnetCloneProgramAccountParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetWriteProgramParams are the positional params of surfnet_writeProgram.
 type SurfnetWriteProgramParams struct {
-	ProgramId      Pubkey      // The program to write.
-	Data           string      // The bytes to write, hex-encoded.
-	Offset         uint64      // Where in the ELF the bytes go.
-	Authority      Opt[Pubkey] // The upgrade authority to set (default the system program, as surfpool).
-	programIdBytes []byte      // set by Validate
-	authorityBytes []byte      // set by Validate
+	ProgramId     core.Pubkey      // The program to write.
+	Data          string           // The bytes to write, hex-encoded.
+	Offset        uint64           // Where in the ELF the bytes go.
+	Authority     Opt[core.Pubkey] // The upgrade authority to set (default the system program, as surfpool).
+	programIdText *Pubkey          // the wire text, which Validate decodes
+	authorityText *Pubkey          // the wire text, which Validate decodes
 }
 
-// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetWriteProgramParams) ProgramIdBytes() ([]byte, error) {
-	if p.programIdBytes != nil {
-		return p.programIdBytes, nil
-	}
-	return decodeBase58(p.ProgramId, 32, "")
-}
-
-// AuthorityBytes returns authority decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-// An absent authority is nil.
-func (p *SurfnetWriteProgramParams) AuthorityBytes() ([]byte, error) {
-	if p.authorityBytes != nil || !p.Authority.ok {
-		return p.authorityBytes, nil
-	}
-	return decodeBase58(p.Authority.v, 32, "")
-}
 func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 4)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "programId", true, &p.ProgramId); err != nil {
+	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "data", true, &p.Data); err != nil {
@@ -768,7 +618,7 @@ func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 2, "offset", true, &p.Offset); err != nil {
 		return err
 	}
-	if err := decodeParam(list, 3, "authority", false, &p.Authority); err != nil {
+	if err := decodeParam(list, 3, "authority", false, &p.authorityText); err != nil {
 		return err
 	}
 	return nil
@@ -909,25 +759,17 @@ func (p LedgerdDumpStateParams) MarshalJSON() ([]byte, error) {
 
 // SurfnetOfflineAccountParams are the positional params of surfnet_offlineAccount.
 type SurfnetOfflineAccountParams struct {
-	Pubkey      Pubkey                    // The account (or program) to keep offline.
-	Config      Opt[OfflineAccountConfig] // Whether the accounts it owns are kept offline too.
-	pubkeyBytes []byte                    // set by Validate
+	Pubkey     core.Pubkey               // The account (or program) to keep offline.
+	Config     Opt[OfflineAccountConfig] // Whether the accounts it owns are kept offline too.
+	pubkeyText *Pubkey                   // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SurfnetOfflineAccountParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *SurfnetOfflineAccountParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -979,25 +821,17 @@ func (p GetInflationGovernorParams) MarshalJSON() ([]byte, error) {
 
 // GetInflationRewardParams are the positional params of getInflationReward.
 type GetInflationRewardParams struct {
-	Addresses      []Pubkey         // The accounts (stake or vote accounts) to look up.
-	Config         Opt[EpochConfig] // Commitment (default finalized; at least confirmed), epoch (default the previous epoch) and minimum context ...
-	addressesBytes [][]byte         // set by Validate
+	Addresses     []core.Pubkey    // The accounts (stake or vote accounts) to look up.
+	Config        Opt[EpochConfig] // Commitment (default finalized; at least confirmed), epoch (default the previous epoch) and minimum context ...
+	addressesText *[]Pubkey        // the wire text, which Validate decodes
 }
 
-// AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetInflationRewardParams) AddressesBytes() ([][]byte, error) {
-	if p.addressesBytes != nil {
-		return p.addressesBytes, nil
-	}
-	return decodeBase58List(p.Addresses, 32, "")
-}
 func (p *GetInflationRewardParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "addresses", true, &p.Addresses); err != nil {
+	if err := decodeParam(list, 0, "addresses", true, &p.addressesText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1116,25 +950,17 @@ func (p GetConfirmedBlocksWithLimitParams) MarshalJSON() ([]byte, error) {
 
 // GetConfirmedSignaturesForAddress2Params are the positional params of getConfirmedSignaturesForAddress2.
 type GetConfirmedSignaturesForAddress2Params struct {
-	Address      Pubkey
-	Config       Opt[GetConfirmedSignaturesForAddress2Config]
-	addressBytes []byte // set by Validate
+	Address     core.Pubkey
+	Config      Opt[GetConfirmedSignaturesForAddress2Config]
+	addressText *Pubkey // the wire text, which Validate decodes
 }
 
-// AddressBytes returns address decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetConfirmedSignaturesForAddress2Params) AddressBytes() ([]byte, error) {
-	if p.addressBytes != nil {
-		return p.addressBytes, nil
-	}
-	return decodeBase58(p.Address, 32, "")
-}
 func (p *GetConfirmedSignaturesForAddress2Params) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "address", true, &p.Address); err != nil {
+	if err := decodeParam(list, 0, "address", true, &p.addressText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1154,25 +980,17 @@ func (p GetConfirmedSignaturesForAddress2Params) MarshalJSON() ([]byte, error) {
 
 // GetConfirmedTransactionParams are the positional params of getConfirmedTransaction.
 type GetConfirmedTransactionParams struct {
-	Signature      Signature
-	Config         Opt[GetConfirmedTransactionConfig] // A config object, or just the transaction encoding.
-	signatureBytes []byte                             // set by Validate
+	Signature     core.Signature
+	Config        Opt[GetConfirmedTransactionConfig] // A config object, or just the transaction encoding.
+	signatureText *Signature                         // the wire text, which Validate decodes
 }
 
-// SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetConfirmedTransactionParams) SignatureBytes() ([]byte, error) {
-	if p.signatureBytes != nil {
-		return p.signatureBytes, nil
-	}
-	return decodeBase58(p.Signature, 64, "")
-}
 func (p *GetConfirmedTransactionParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "signature", true, &p.Signature); err != nil {
+	if err := decodeParam(list, 0, "signature", true, &p.signatureText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1192,25 +1010,17 @@ func (p GetConfirmedTransactionParams) MarshalJSON() ([]byte, error) {
 
 // GetFeeCalculatorForBlockhashParams are the positional params of getFeeCalculatorForBlockhash.
 type GetFeeCalculatorForBlockhashParams struct {
-	Blockhash      Hash // The blockhash to query, base-58.
-	Config         Opt[ContextConfig]
-	blockhashBytes []byte // set by Validate
+	Blockhash     core.Hash // The blockhash to query, base-58.
+	Config        Opt[ContextConfig]
+	blockhashText *Hash // the wire text, which Validate decodes
 }
 
-// BlockhashBytes returns blockhash decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetFeeCalculatorForBlockhashParams) BlockhashBytes() ([]byte, error) {
-	if p.blockhashBytes != nil {
-		return p.blockhashBytes, nil
-	}
-	return decodeBase58(p.Blockhash, 32, "")
-}
 func (p *GetFeeCalculatorForBlockhashParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "blockhash", true, &p.Blockhash); err != nil {
+	if err := decodeParam(list, 0, "blockhash", true, &p.blockhashText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1327,25 +1137,16 @@ func (p GetFeeForMessageParams) MarshalJSON() ([]byte, error) {
 
 // GetRecentPrioritizationFeesParams are the positional params of getRecentPrioritizationFees.
 type GetRecentPrioritizationFeesParams struct {
-	Addresses      Opt[[]Pubkey] // Account addresses (at most 128) that the transactions must write-lock.
-	addressesBytes [][]byte      // set by Validate
+	Addresses     Opt[[]core.Pubkey] // Account addresses (at most 128) that the transactions must write-lock.
+	addressesText *[]Pubkey          // the wire text, which Validate decodes
 }
 
-// AddressesBytes returns each key of addresses decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-// An absent addresses is nil.
-func (p *GetRecentPrioritizationFeesParams) AddressesBytes() ([][]byte, error) {
-	if p.addressesBytes != nil || !p.Addresses.ok {
-		return p.addressesBytes, nil
-	}
-	return decodeBase58List(p.Addresses.v, 32, "")
-}
 func (p *GetRecentPrioritizationFeesParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 1)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "addresses", false, &p.Addresses); err != nil {
+	if err := decodeParam(list, 0, "addresses", false, &p.addressesText); err != nil {
 		return err
 	}
 	return nil
@@ -1520,25 +1321,17 @@ func (p GetBlockProductionParams) MarshalJSON() ([]byte, error) {
 
 // GetStakeActivationParams are the positional params of getStakeActivation.
 type GetStakeActivationParams struct {
-	Pubkey      Pubkey           // Address of the stake account.
-	Config      Opt[EpochConfig] // Commitment (default finalized), epoch (default the current epoch) and minimum context slot.
-	pubkeyBytes []byte           // set by Validate
+	Pubkey     core.Pubkey      // Address of the stake account.
+	Config     Opt[EpochConfig] // Commitment (default finalized), epoch (default the current epoch) and minimum context slot.
+	pubkeyText *Pubkey          // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetStakeActivationParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "")
-}
 func (p *GetStakeActivationParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1590,25 +1383,17 @@ func (p GetVoteAccountsParams) MarshalJSON() ([]byte, error) {
 
 // AccountSubscribeParams are the positional params of accountSubscribe.
 type AccountSubscribeParams struct {
-	Pubkey      string                 // The base-58 address of the account to watch.
-	Config      Opt[AccountInfoConfig] // The same config object as getAccountInfo: encoding (binary, a bare base-58 string, when omitted), dataSlice...
-	pubkeyBytes []byte                 // set by Validate
+	Pubkey     core.Pubkey            // The base-58 address of the account to watch.
+	Config     Opt[AccountInfoConfig] // The same config object as getAccountInfo: encoding (binary, a bare base-58 string, when omitted), dataSlice...
+	pubkeyText *string                // the wire text, which Validate decodes
 }
 
-// PubkeyBytes returns pubkey decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *AccountSubscribeParams) PubkeyBytes() ([]byte, error) {
-	if p.pubkeyBytes != nil {
-		return p.pubkeyBytes, nil
-	}
-	return decodeBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided")
-}
 func (p *AccountSubscribeParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "pubkey", true, &p.Pubkey); err != nil {
+	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1683,25 +1468,17 @@ func (p LogsUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // ProgramSubscribeParams are the positional params of programSubscribe.
 type ProgramSubscribeParams struct {
-	ProgramId      string                      // The base-58 address of the program whose accounts to watch.
-	Config         Opt[ProgramSubscribeConfig] // Filters, encoding and the commitment that triggers notifications.
-	programIdBytes []byte                      // set by Validate
+	ProgramId     core.Pubkey                 // The base-58 address of the program whose accounts to watch.
+	Config        Opt[ProgramSubscribeConfig] // Filters, encoding and the commitment that triggers notifications.
+	programIdText *string                     // the wire text, which Validate decodes
 }
 
-// ProgramIdBytes returns programId decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *ProgramSubscribeParams) ProgramIdBytes() ([]byte, error) {
-	if p.programIdBytes != nil {
-		return p.programIdBytes, nil
-	}
-	return decodeBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided")
-}
 func (p *ProgramSubscribeParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "programId", true, &p.ProgramId); err != nil {
+	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1734,25 +1511,17 @@ func (p ProgramUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // SignatureSubscribeParams are the positional params of signatureSubscribe.
 type SignatureSubscribeParams struct {
-	Signature      string                        // The transaction's first signature (its id), base-58.
-	Config         Opt[SignatureSubscribeConfig] // The commitment that triggers the notification, and whether to report reception.
-	signatureBytes []byte                        // set by Validate
+	Signature     core.Signature                // The transaction's first signature (its id), base-58.
+	Config        Opt[SignatureSubscribeConfig] // The commitment that triggers the notification, and whether to report reception.
+	signatureText *string                       // the wire text, which Validate decodes
 }
 
-// SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *SignatureSubscribeParams) SignatureBytes() ([]byte, error) {
-	if p.signatureBytes != nil {
-		return p.signatureBytes, nil
-	}
-	return decodeBase58(p.Signature, 64, "Invalid Request: Invalid signature provided")
-}
 func (p *SignatureSubscribeParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "signature", true, &p.Signature); err != nil {
+	if err := decodeParam(list, 0, "signature", true, &p.signatureText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1909,25 +1678,17 @@ func (p RootUnsubscribeParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountBalanceParams are the positional params of getTokenAccountBalance.
 type GetTokenAccountBalanceParams struct {
-	Account      Pubkey                        // Address of the token account.
-	Config       Opt[RequiredCommitmentConfig] // Commitment.
-	accountBytes []byte                        // set by Validate
+	Account     core.Pubkey                   // Address of the token account.
+	Config      Opt[RequiredCommitmentConfig] // Commitment.
+	accountText *Pubkey                       // the wire text, which Validate decodes
 }
 
-// AccountBytes returns account decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetTokenAccountBalanceParams) AccountBytes() ([]byte, error) {
-	if p.accountBytes != nil {
-		return p.accountBytes, nil
-	}
-	return decodeBase58(p.Account, 32, "")
-}
 func (p *GetTokenAccountBalanceParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "account", true, &p.Account); err != nil {
+	if err := decodeParam(list, 0, "account", true, &p.accountText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1941,25 +1702,17 @@ func (p GetTokenAccountBalanceParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenSupplyParams are the positional params of getTokenSupply.
 type GetTokenSupplyParams struct {
-	Mint      Pubkey                        // Address of the token mint.
-	Config    Opt[RequiredCommitmentConfig] // Commitment.
-	mintBytes []byte                        // set by Validate
+	Mint     core.Pubkey                   // Address of the token mint.
+	Config   Opt[RequiredCommitmentConfig] // Commitment.
+	mintText *Pubkey                       // the wire text, which Validate decodes
 }
 
-// MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetTokenSupplyParams) MintBytes() ([]byte, error) {
-	if p.mintBytes != nil {
-		return p.mintBytes, nil
-	}
-	return decodeBase58(p.Mint, 32, "")
-}
 func (p *GetTokenSupplyParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "mint", true, &p.Mint); err != nil {
+	if err := decodeParam(list, 0, "mint", true, &p.mintText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -1973,25 +1726,17 @@ func (p GetTokenSupplyParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenLargestAccountsParams are the positional params of getTokenLargestAccounts.
 type GetTokenLargestAccountsParams struct {
-	Mint      Pubkey                        // Address of the token mint.
-	Config    Opt[RequiredCommitmentConfig] // Commitment.
-	mintBytes []byte                        // set by Validate
+	Mint     core.Pubkey                   // Address of the token mint.
+	Config   Opt[RequiredCommitmentConfig] // Commitment.
+	mintText *Pubkey                       // the wire text, which Validate decodes
 }
 
-// MintBytes returns mint decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetTokenLargestAccountsParams) MintBytes() ([]byte, error) {
-	if p.mintBytes != nil {
-		return p.mintBytes, nil
-	}
-	return decodeBase58(p.Mint, 32, "")
-}
 func (p *GetTokenLargestAccountsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "mint", true, &p.Mint); err != nil {
+	if err := decodeParam(list, 0, "mint", true, &p.mintText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -2005,26 +1750,18 @@ func (p GetTokenLargestAccountsParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountsByOwnerParams are the positional params of getTokenAccountsByOwner.
 type GetTokenAccountsByOwnerParams struct {
-	Owner      Pubkey                 // Address of the token owner.
-	Filter     TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
-	Config     Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	ownerBytes []byte                 // set by Validate
+	Owner     core.Pubkey            // Address of the token owner.
+	Filter    TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
+	Config    Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	ownerText *Pubkey                // the wire text, which Validate decodes
 }
 
-// OwnerBytes returns owner decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetTokenAccountsByOwnerParams) OwnerBytes() ([]byte, error) {
-	if p.ownerBytes != nil {
-		return p.ownerBytes, nil
-	}
-	return decodeBase58(p.Owner, 32, "")
-}
 func (p *GetTokenAccountsByOwnerParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 3)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "owner", true, &p.Owner); err != nil {
+	if err := decodeParam(list, 0, "owner", true, &p.ownerText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "filter", true, &p.Filter); err != nil {
@@ -2041,26 +1778,18 @@ func (p GetTokenAccountsByOwnerParams) MarshalJSON() ([]byte, error) {
 
 // GetTokenAccountsByDelegateParams are the positional params of getTokenAccountsByDelegate.
 type GetTokenAccountsByDelegateParams struct {
-	Delegate      Pubkey                 // Address of the delegate.
-	Filter        TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
-	Config        Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	delegateBytes []byte                 // set by Validate
+	Delegate     core.Pubkey            // Address of the delegate.
+	Filter       TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
+	Config       Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
+	delegateText *Pubkey                // the wire text, which Validate decodes
 }
 
-// DelegateBytes returns delegate decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetTokenAccountsByDelegateParams) DelegateBytes() ([]byte, error) {
-	if p.delegateBytes != nil {
-		return p.delegateBytes, nil
-	}
-	return decodeBase58(p.Delegate, 32, "")
-}
 func (p *GetTokenAccountsByDelegateParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 3)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "delegate", true, &p.Delegate); err != nil {
+	if err := decodeParam(list, 0, "delegate", true, &p.delegateText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "filter", true, &p.Filter); err != nil {
@@ -2077,25 +1806,17 @@ func (p GetTokenAccountsByDelegateParams) MarshalJSON() ([]byte, error) {
 
 // GetTransactionParams are the positional params of getTransaction.
 type GetTransactionParams struct {
-	Signature      Signature                 // The transaction's first signature (its id).
-	Config         Opt[GetTransactionConfig] // A config object, or (the old form) just the transaction encoding.
-	signatureBytes []byte                    // set by Validate
+	Signature     core.Signature            // The transaction's first signature (its id).
+	Config        Opt[GetTransactionConfig] // A config object, or (the old form) just the transaction encoding.
+	signatureText *Signature                // the wire text, which Validate decodes
 }
 
-// SignatureBytes returns signature decoded from base 58 (64 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetTransactionParams) SignatureBytes() ([]byte, error) {
-	if p.signatureBytes != nil {
-		return p.signatureBytes, nil
-	}
-	return decodeBase58(p.Signature, 64, "")
-}
 func (p *GetTransactionParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "signature", true, &p.Signature); err != nil {
+	if err := decodeParam(list, 0, "signature", true, &p.signatureText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -2134,25 +1855,17 @@ func (p GetTransactionCountParams) MarshalJSON() ([]byte, error) {
 
 // GetSignaturesForAddressParams are the positional params of getSignaturesForAddress.
 type GetSignaturesForAddressParams struct {
-	Address      Pubkey // The account address to search for.
-	Config       Opt[GetSignaturesForAddressConfig]
-	addressBytes []byte // set by Validate
+	Address     core.Pubkey // The account address to search for.
+	Config      Opt[GetSignaturesForAddressConfig]
+	addressText *Pubkey // the wire text, which Validate decodes
 }
 
-// AddressBytes returns address decoded from base 58 (32 bytes): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetSignaturesForAddressParams) AddressBytes() ([]byte, error) {
-	if p.addressBytes != nil {
-		return p.addressBytes, nil
-	}
-	return decodeBase58(p.Address, 32, "")
-}
 func (p *GetSignaturesForAddressParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "address", true, &p.Address); err != nil {
+	if err := decodeParam(list, 0, "address", true, &p.addressText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
@@ -2172,25 +1885,17 @@ func (p GetSignaturesForAddressParams) MarshalJSON() ([]byte, error) {
 
 // GetSignatureStatusesParams are the positional params of getSignatureStatuses.
 type GetSignatureStatusesParams struct {
-	Signatures      []Signature                     // Transaction signatures to look up (at most 256).
-	Config          Opt[GetSignatureStatusesConfig] // As the reference's RpcSignatureStatusConfig, `searchTransactionHistory` has no default inside the object: `...
-	signaturesBytes [][]byte                        // set by Validate
+	Signatures     []core.Signature                // Transaction signatures to look up (at most 256).
+	Config         Opt[GetSignatureStatusesConfig] // As the reference's RpcSignatureStatusConfig, `searchTransactionHistory` has no default inside the object: `...
+	signaturesText *[]Signature                    // the wire text, which Validate decodes
 }
 
-// SignaturesBytes returns each key of signatures decoded from base 58 (64 bytes each): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetSignatureStatusesParams) SignaturesBytes() ([][]byte, error) {
-	if p.signaturesBytes != nil {
-		return p.signaturesBytes, nil
-	}
-	return decodeBase58List(p.Signatures, 64, "")
-}
 func (p *GetSignatureStatusesParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "signatures", true, &p.Signatures); err != nil {
+	if err := decodeParam(list, 0, "signatures", true, &p.signaturesText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {

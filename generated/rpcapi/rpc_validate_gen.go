@@ -5,9 +5,12 @@ package rpcapi
 
 // Validate checks the params of getAccountInfo against the schema; a failure is a -32602 *Error.
 func (p *GetAccountInfoParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -19,9 +22,12 @@ func (p *GetAccountInfoParams) Validate() error {
 
 // Validate checks the params of getBalance against the schema; a failure is a -32602 *Error.
 func (p *GetBalanceParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -33,12 +39,19 @@ func (p *GetBalanceParams) Validate() error {
 
 // Validate checks the params of getMultipleAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetMultipleAccountsParams) Validate() error {
-	var err error
-	if len(p.Pubkeys) > 100 {
-		return invalidParam("pubkeys", "must have at most 100 items", "Too many inputs provided; max 100")
-	}
-	if p.pubkeysBytes, err = decodeBase58List(p.Pubkeys, 32, ""); err != nil {
-		return err
+	if p.pubkeysText != nil {
+		if len((*p.pubkeysText)) > 100 {
+			return invalidParam("pubkeys", "must have at most 100 items", "Too many inputs provided; max 100")
+		}
+		decoded, err := parsePubkeyList(*p.pubkeysText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkeys = decoded
+	} else {
+		if len(p.Pubkeys) > 100 {
+			return invalidParam("pubkeys", "must have at most 100 items", "Too many inputs provided; max 100")
+		}
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -50,9 +63,12 @@ func (p *GetMultipleAccountsParams) Validate() error {
 
 // Validate checks the params of getProgramAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetProgramAccountsParams) Validate() error {
-	var err error
-	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
-		return err
+	if p.programIdText != nil {
+		decoded, err := parsePubkey(*p.programIdText, "")
+		if err != nil {
+			return err
+		}
+		p.ProgramId = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -94,9 +110,12 @@ func (p *GetSupplyParams) Validate() error {
 
 // Validate checks the params of requestAirdrop against the schema; a failure is a -32602 *Error.
 func (p *RequestAirdropParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -161,9 +180,12 @@ func (p *GetBlockTimeParams) Validate() error {
 
 // Validate checks the params of surfnet_setAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetSetAccountParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	if err := (&p.Update).validate("update"); err != nil {
 		return err
@@ -173,20 +195,29 @@ func (p *SurfnetSetAccountParams) Validate() error {
 
 // Validate checks the params of surfnet_setTokenAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetSetTokenAccountParams) Validate() error {
-	var err error
-	if p.ownerBytes, err = decodeBase58(p.Owner, 32, ""); err != nil {
-		return err
+	if p.ownerText != nil {
+		decoded, err := parsePubkey(*p.ownerText, "")
+		if err != nil {
+			return err
+		}
+		p.Owner = decoded
 	}
-	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
-		return err
+	if p.mintText != nil {
+		decoded, err := parsePubkey(*p.mintText, "")
+		if err != nil {
+			return err
+		}
+		p.Mint = decoded
 	}
 	if err := (&p.Update).validate("update"); err != nil {
 		return err
 	}
-	if p.TokenProgram.ok {
-		if p.tokenProgramBytes, err = decodeBase58(p.TokenProgram.v, 32, ""); err != nil {
+	if p.tokenProgramText != nil {
+		decoded, err := parsePubkey(*p.tokenProgramText, "")
+		if err != nil {
 			return err
 		}
+		p.TokenProgram = Some(decoded)
 	}
 	return nil
 }
@@ -203,9 +234,12 @@ func (p *SurfnetTimeTravelParams) Validate() error {
 
 // Validate checks the params of surfnet_resetAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetResetAccountParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	return nil
 }
@@ -230,18 +264,24 @@ func (p *LedgerdRevertParams) Validate() error {
 
 // Validate checks the params of ledgerd_impersonate against the schema; a failure is a -32602 *Error.
 func (p *LedgerdImpersonateParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	return nil
 }
 
 // Validate checks the params of ledgerd_stopImpersonating against the schema; a failure is a -32602 *Error.
 func (p *LedgerdStopImpersonatingParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	return nil
 }
@@ -258,40 +298,57 @@ func (p *LedgerdSetBlockhashCheckParams) Validate() error {
 
 // Validate checks the params of surfnet_setProgramAuthority against the schema; a failure is a -32602 *Error.
 func (p *SurfnetSetProgramAuthorityParams) Validate() error {
-	var err error
-	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
-		return err
-	}
-	if p.NewAuthority.ok {
-		if p.newAuthorityBytes, err = decodeBase58(p.NewAuthority.v, 32, ""); err != nil {
+	if p.programIdText != nil {
+		decoded, err := parsePubkey(*p.programIdText, "")
+		if err != nil {
 			return err
 		}
+		p.ProgramId = decoded
+	}
+	if p.newAuthorityText != nil {
+		decoded, err := parsePubkey(*p.newAuthorityText, "")
+		if err != nil {
+			return err
+		}
+		p.NewAuthority = Some(decoded)
 	}
 	return nil
 }
 
 // Validate checks the params of surfnet_cloneProgramAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetCloneProgramAccountParams) Validate() error {
-	var err error
-	if p.sourceProgramIdBytes, err = decodeBase58(p.SourceProgramId, 32, ""); err != nil {
-		return err
+	if p.sourceProgramIdText != nil {
+		decoded, err := parsePubkey(*p.sourceProgramIdText, "")
+		if err != nil {
+			return err
+		}
+		p.SourceProgramId = decoded
 	}
-	if p.destinationProgramIdBytes, err = decodeBase58(p.DestinationProgramId, 32, ""); err != nil {
-		return err
+	if p.destinationProgramIdText != nil {
+		decoded, err := parsePubkey(*p.destinationProgramIdText, "")
+		if err != nil {
+			return err
+		}
+		p.DestinationProgramId = decoded
 	}
 	return nil
 }
 
 // Validate checks the params of surfnet_writeProgram against the schema; a failure is a -32602 *Error.
 func (p *SurfnetWriteProgramParams) Validate() error {
-	var err error
-	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, ""); err != nil {
-		return err
-	}
-	if p.Authority.ok {
-		if p.authorityBytes, err = decodeBase58(p.Authority.v, 32, ""); err != nil {
+	if p.programIdText != nil {
+		decoded, err := parsePubkey(*p.programIdText, "")
+		if err != nil {
 			return err
 		}
+		p.ProgramId = decoded
+	}
+	if p.authorityText != nil {
+		decoded, err := parsePubkey(*p.authorityText, "")
+		if err != nil {
+			return err
+		}
+		p.Authority = Some(decoded)
 	}
 	return nil
 }
@@ -351,9 +408,12 @@ func (p *LedgerdDumpStateParams) Validate() error {
 
 // Validate checks the params of surfnet_offlineAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetOfflineAccountParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	return nil
 }
@@ -380,9 +440,12 @@ func (p *GetInflationGovernorParams) Validate() error {
 
 // Validate checks the params of getInflationReward against the schema; a failure is a -32602 *Error.
 func (p *GetInflationRewardParams) Validate() error {
-	var err error
-	if p.addressesBytes, err = decodeBase58List(p.Addresses, 32, ""); err != nil {
-		return err
+	if p.addressesText != nil {
+		decoded, err := parsePubkeyList(*p.addressesText, "")
+		if err != nil {
+			return err
+		}
+		p.Addresses = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -432,9 +495,12 @@ func (p *GetConfirmedBlocksWithLimitParams) Validate() error {
 
 // Validate checks the params of getConfirmedSignaturesForAddress2 against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
-	var err error
-	if p.addressBytes, err = decodeBase58(p.Address, 32, ""); err != nil {
-		return err
+	if p.addressText != nil {
+		decoded, err := parsePubkey(*p.addressText, "")
+		if err != nil {
+			return err
+		}
+		p.Address = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -446,9 +512,12 @@ func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
 
 // Validate checks the params of getConfirmedTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedTransactionParams) Validate() error {
-	var err error
-	if p.signatureBytes, err = decodeBase58(p.Signature, 64, ""); err != nil {
-		return err
+	if p.signatureText != nil {
+		decoded, err := parseSignature(*p.signatureText, "")
+		if err != nil {
+			return err
+		}
+		p.Signature = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -460,9 +529,12 @@ func (p *GetConfirmedTransactionParams) Validate() error {
 
 // Validate checks the params of getFeeCalculatorForBlockhash against the schema; a failure is a -32602 *Error.
 func (p *GetFeeCalculatorForBlockhashParams) Validate() error {
-	var err error
-	if p.blockhashBytes, err = decodeBase58(p.Blockhash, 32, ""); err != nil {
-		return err
+	if p.blockhashText != nil {
+		decoded, err := parseHash(*p.blockhashText, "")
+		if err != nil {
+			return err
+		}
+		p.Blockhash = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -524,13 +596,20 @@ func (p *GetFeeForMessageParams) Validate() error {
 
 // Validate checks the params of getRecentPrioritizationFees against the schema; a failure is a -32602 *Error.
 func (p *GetRecentPrioritizationFeesParams) Validate() error {
-	var err error
-	if p.Addresses.ok {
-		if len(p.Addresses.v) > 128 {
+	if p.addressesText != nil {
+		if len((*p.addressesText)) > 128 {
 			return invalidParam("addresses", "must have at most 128 items", "Too many inputs provided; max 128")
 		}
-		if p.addressesBytes, err = decodeBase58List(p.Addresses.v, 32, ""); err != nil {
+		decoded, err := parsePubkeyList(*p.addressesText, "")
+		if err != nil {
 			return err
+		}
+		p.Addresses = Some(decoded)
+	} else {
+		if p.Addresses.ok {
+			if len(p.Addresses.v) > 128 {
+				return invalidParam("addresses", "must have at most 128 items", "Too many inputs provided; max 128")
+			}
 		}
 	}
 	return nil
@@ -617,9 +696,12 @@ func (p *GetBlockProductionParams) Validate() error {
 
 // Validate checks the params of getStakeActivation against the schema; a failure is a -32602 *Error.
 func (p *GetStakeActivationParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, ""); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -651,9 +733,12 @@ func (p *GetVoteAccountsParams) Validate() error {
 
 // Validate checks the params of accountSubscribe against the schema; a failure is a -32602 *Error.
 func (p *AccountSubscribeParams) Validate() error {
-	var err error
-	if p.pubkeyBytes, err = decodeBase58(p.Pubkey, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
-		return err
+	if p.pubkeyText != nil {
+		decoded, err := parsePubkey(*p.pubkeyText, "Invalid Request: Invalid pubkey provided")
+		if err != nil {
+			return err
+		}
+		p.Pubkey = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -688,9 +773,12 @@ func (p *LogsUnsubscribeParams) Validate() error {
 
 // Validate checks the params of programSubscribe against the schema; a failure is a -32602 *Error.
 func (p *ProgramSubscribeParams) Validate() error {
-	var err error
-	if p.programIdBytes, err = decodeBase58(p.ProgramId, 32, "Invalid Request: Invalid pubkey provided"); err != nil {
-		return err
+	if p.programIdText != nil {
+		decoded, err := parsePubkey(*p.programIdText, "Invalid Request: Invalid pubkey provided")
+		if err != nil {
+			return err
+		}
+		p.ProgramId = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -707,9 +795,12 @@ func (p *ProgramUnsubscribeParams) Validate() error {
 
 // Validate checks the params of signatureSubscribe against the schema; a failure is a -32602 *Error.
 func (p *SignatureSubscribeParams) Validate() error {
-	var err error
-	if p.signatureBytes, err = decodeBase58(p.Signature, 64, "Invalid Request: Invalid signature provided"); err != nil {
-		return err
+	if p.signatureText != nil {
+		decoded, err := parseSignature(*p.signatureText, "Invalid Request: Invalid signature provided")
+		if err != nil {
+			return err
+		}
+		p.Signature = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -764,9 +855,12 @@ func (p *RootUnsubscribeParams) Validate() error {
 
 // Validate checks the params of getTokenAccountBalance against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountBalanceParams) Validate() error {
-	var err error
-	if p.accountBytes, err = decodeBase58(p.Account, 32, ""); err != nil {
-		return err
+	if p.accountText != nil {
+		decoded, err := parsePubkey(*p.accountText, "")
+		if err != nil {
+			return err
+		}
+		p.Account = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -778,9 +872,12 @@ func (p *GetTokenAccountBalanceParams) Validate() error {
 
 // Validate checks the params of getTokenSupply against the schema; a failure is a -32602 *Error.
 func (p *GetTokenSupplyParams) Validate() error {
-	var err error
-	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
-		return err
+	if p.mintText != nil {
+		decoded, err := parsePubkey(*p.mintText, "")
+		if err != nil {
+			return err
+		}
+		p.Mint = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -792,9 +889,12 @@ func (p *GetTokenSupplyParams) Validate() error {
 
 // Validate checks the params of getTokenLargestAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetTokenLargestAccountsParams) Validate() error {
-	var err error
-	if p.mintBytes, err = decodeBase58(p.Mint, 32, ""); err != nil {
-		return err
+	if p.mintText != nil {
+		decoded, err := parsePubkey(*p.mintText, "")
+		if err != nil {
+			return err
+		}
+		p.Mint = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -806,9 +906,12 @@ func (p *GetTokenLargestAccountsParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByOwner against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByOwnerParams) Validate() error {
-	var err error
-	if p.ownerBytes, err = decodeBase58(p.Owner, 32, ""); err != nil {
-		return err
+	if p.ownerText != nil {
+		decoded, err := parsePubkey(*p.ownerText, "")
+		if err != nil {
+			return err
+		}
+		p.Owner = decoded
 	}
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
@@ -823,9 +926,12 @@ func (p *GetTokenAccountsByOwnerParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByDelegate against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByDelegateParams) Validate() error {
-	var err error
-	if p.delegateBytes, err = decodeBase58(p.Delegate, 32, ""); err != nil {
-		return err
+	if p.delegateText != nil {
+		decoded, err := parsePubkey(*p.delegateText, "")
+		if err != nil {
+			return err
+		}
+		p.Delegate = decoded
 	}
 	if err := (&p.Filter).validate("filter"); err != nil {
 		return err
@@ -840,9 +946,12 @@ func (p *GetTokenAccountsByDelegateParams) Validate() error {
 
 // Validate checks the params of getTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetTransactionParams) Validate() error {
-	var err error
-	if p.signatureBytes, err = decodeBase58(p.Signature, 64, ""); err != nil {
-		return err
+	if p.signatureText != nil {
+		decoded, err := parseSignature(*p.signatureText, "")
+		if err != nil {
+			return err
+		}
+		p.Signature = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -864,9 +973,12 @@ func (p *GetTransactionCountParams) Validate() error {
 
 // Validate checks the params of getSignaturesForAddress against the schema; a failure is a -32602 *Error.
 func (p *GetSignaturesForAddressParams) Validate() error {
-	var err error
-	if p.addressBytes, err = decodeBase58(p.Address, 32, ""); err != nil {
-		return err
+	if p.addressText != nil {
+		decoded, err := parsePubkey(*p.addressText, "")
+		if err != nil {
+			return err
+		}
+		p.Address = decoded
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
@@ -878,12 +990,19 @@ func (p *GetSignaturesForAddressParams) Validate() error {
 
 // Validate checks the params of getSignatureStatuses against the schema; a failure is a -32602 *Error.
 func (p *GetSignatureStatusesParams) Validate() error {
-	var err error
-	if len(p.Signatures) > 256 {
-		return invalidParam("signatures", "must have at most 256 items", "Too many inputs provided; max 256")
-	}
-	if p.signaturesBytes, err = decodeBase58List(p.Signatures, 64, ""); err != nil {
-		return err
+	if p.signaturesText != nil {
+		if len((*p.signaturesText)) > 256 {
+			return invalidParam("signatures", "must have at most 256 items", "Too many inputs provided; max 256")
+		}
+		decoded, err := parseSignatureList(*p.signaturesText, "")
+		if err != nil {
+			return err
+		}
+		p.Signatures = decoded
+	} else {
+		if len(p.Signatures) > 256 {
+			return invalidParam("signatures", "must have at most 256 items", "Too many inputs provided; max 256")
+		}
 	}
 	return nil
 }
@@ -963,8 +1082,8 @@ func (x *ProgramAccountsConfig) validate(path string) error {
 		if len((*x.Filters)) > 4 {
 			return invalidParam(path+".filters", "must have at most 4 items", "Too many filters provided; max 4")
 		}
-		for i4 := range *x.Filters {
-			if err := (&(*x.Filters)[i4]).validate(indexPath(path+".filters", i4)); err != nil {
+		for i7 := range *x.Filters {
+			if err := (&(*x.Filters)[i7]).validate(indexPath(path+".filters", i7)); err != nil {
 				return err
 			}
 		}
@@ -1264,8 +1383,8 @@ func (x *ProgramSubscribeConfig) validate(path string) error {
 		if len((*x.Filters)) > 4 {
 			return invalidParam(path+".filters", "must have at most 4 items", "Invalid params: Too many filters provided; max 4")
 		}
-		for i5 := range *x.Filters {
-			if err := (&(*x.Filters)[i5]).validate(indexPath(path+".filters", i5)); err != nil {
+		for i8 := range *x.Filters {
+			if err := (&(*x.Filters)[i8]).validate(indexPath(path+".filters", i8)); err != nil {
 				return err
 			}
 		}

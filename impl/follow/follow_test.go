@@ -167,7 +167,7 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	}
 	defer ws.Close()
 	confirmedLevel := rpcapi.Commitment(rpcapi.CommitmentConfirmed)
-	sub, err := ws.AccountSubscribe(wctx, &rpcapi.AccountSubscribeParams{Pubkey: bob.PublicKey().String(),
+	sub, err := ws.AccountSubscribe(wctx, &rpcapi.AccountSubscribeParams{Pubkey: bob.PublicKey(),
 		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &confirmedLevel})})
 	if err != nil {
 		t.Fatal(err)

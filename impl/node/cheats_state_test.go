@@ -23,7 +23,7 @@ func accountSubs(ctx context.Context, t *testing.T, ws *rpcclient.WSClient, key 
 	subs := map[string]*rpcclient.Subscription[rpcapi.AccountSubscribeNotification]{}
 	for _, c := range []string{"processed", "confirmed", "finalized"} {
 		commitment := rpcapi.Commitment(c)
-		s, err := ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: key, Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &commitment})})
+		s, err := ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: core.MustParsePubkey(key), Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &commitment})})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -282,7 +282,7 @@ func TestSnapshotRevertOverJSONRPC(t *testing.T) {
 	subs := map[string]*rpcclient.Subscription[rpcapi.AccountSubscribeNotification]{}
 	for _, c := range levels {
 		commitment := rpcapi.Commitment(c)
-		s, err := ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: k, Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &commitment})})
+		s, err := ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: core.MustParsePubkey(k), Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &commitment})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -371,7 +371,7 @@ func TestBlockProductionModesSubscriptions(t *testing.T) {
 			subs := map[string]*rpcclient.Subscription[rpcapi.AccountSubscribeNotification]{}
 			for _, c := range levels {
 				commitment := rpcapi.Commitment(c)
-				if subs[c], err = ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: k,
+				if subs[c], err = ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: core.MustParsePubkey(k),
 					Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &commitment})}); err != nil {
 					t.Fatal(err)
 				}

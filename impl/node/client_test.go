@@ -9,6 +9,7 @@ import (
 
 	"ledgerd/generated/rpcapi"
 	"ledgerd/generated/rpcclient"
+	"ledgerd/impl/core"
 	"ledgerd/impl/jsonrpc"
 )
 
@@ -50,7 +51,7 @@ func TestGeneratedClientRoundTrip(t *testing.T) {
 
 	c := rpcclient.New(httpSrv.URL)
 	key := "83astBRguLMdt2h5U1Tpdq5tjFoJ6noeGwaY3mDLVcri"
-	bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: key})
+	bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: core.MustParsePubkey(key)})
 	if err != nil || bal.Value != 18446744073709551615 || bal.Context.Slot != 7 {
 		t.Fatalf("getBalance = %+v, %v", bal, err)
 	}
@@ -58,8 +59,8 @@ func TestGeneratedClientRoundTrip(t *testing.T) {
 	var good, bad rpcapi.GetBalanceResult
 	high := uint64(100)
 	calls := []*rpcclient.BatchCall{
-		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: key}, Result: &good},
-		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: key, Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: &high})}, Result: &bad},
+		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: core.MustParsePubkey(key)}, Result: &good},
+		{Method: rpcapi.MethodGetBalance, Params: &rpcapi.GetBalanceParams{Pubkey: core.MustParsePubkey(key), Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: &high})}, Result: &bad},
 		{Method: rpcapi.MethodGetSlot, Params: &rpcapi.GetSlotParams{}},
 	}
 	if err := c.Batch(ctx, calls); err != nil {
@@ -80,7 +81,7 @@ func TestGeneratedClientRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	sub, err := ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: key})
+	sub, err := ws.AccountSubscribe(ctx, &rpcapi.AccountSubscribeParams{Pubkey: core.MustParsePubkey(key)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func TestSnapshotsAndStartFromSnapshot(t *testing.T) {
 	if id2 != id1 {
 		t.Errorf("identity after restore %s, want %s", id2, id1)
 	}
-	bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String()})
+	bal, err := c.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey()})
 	if err != nil || bal.Value != lamports {
 		t.Errorf("getBalance after restore = %+v, %v; want %d", bal, err, lamports)
 	}

@@ -37,7 +37,7 @@ func TestNodeProgramModules(t *testing.T) {
 	c := rpcclient.New(n.HTTPURL)
 	base64 := rpcapi.AccountEncoding(rpcapi.AccountEncodingBase64)
 	for id, want := range map[core.Pubkey]bool{extra: true, core.MemoV1ProgramID: false, core.MemoProgramID: true} {
-		r, err := c.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: id.String(),
+		r, err := c.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: id,
 			Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: &base64})})
 		if err != nil {
 			t.Fatal(err)

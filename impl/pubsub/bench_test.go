@@ -193,7 +193,7 @@ func BenchmarkHubMemory(b *testing.B) {
 			conn := &nopConn{id: c}
 			for range benchPerConn {
 				kp, _ := core.NewKeypair()
-				if _, err := h.Account(conn, &rpcapi.AccountSubscribeParams{Pubkey: kp.PublicKey().String(),
+				if _, err := h.Account(conn, &rpcapi.AccountSubscribeParams{Pubkey: kp.PublicKey(),
 					Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: &commitment})}); err != nil {
 					b.Fatal(err)
 				}

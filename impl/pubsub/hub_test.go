@@ -116,7 +116,7 @@ func newHub(t *testing.T, l *ledger.Ledger, cfg Config) *Hub {
 func ptr[T any](v T) *T { return &v }
 
 func accountParams(k core.Pubkey, commitment string) *rpcapi.AccountSubscribeParams {
-	p := &rpcapi.AccountSubscribeParams{Pubkey: k.String()}
+	p := &rpcapi.AccountSubscribeParams{Pubkey: k}
 	if commitment != "" {
 		p.Config = rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: ptr(rpcapi.Commitment(commitment))})
 	}
@@ -223,7 +223,7 @@ func TestCoalescedTransactions(t *testing.T) {
 	var sigIDs []uint64
 	for i := range 4 {
 		tx := core.NewTransferTx(l.Genesis.Faucet, to, uint64(1_000_000+i), l.Bank(ledger.Processed).LastBlockhash())
-		id, err := h.Signature(watcher, &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(),
+		id, err := h.Signature(watcher, &rpcapi.SignatureSubscribeParams{Signature: tx.Signature(),
 			Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatal(err)

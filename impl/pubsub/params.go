@@ -20,10 +20,7 @@ import (
 
 // Account subscribes to one account (accountNotification). Default encoding binary, commitment finalized.
 func (h *Hub) Account(c Conn, p *rpcapi.AccountSubscribeParams) (uint64, error) {
-	pk, err := pubkeyOf(p.PubkeyBytes())
-	if err != nil {
-		return 0, err
-	}
+	pk := p.Pubkey
 	s := &sub{kind: kindAccount, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized}
 	if cfg, ok := p.Config.Get(); ok {
 		s.commitment = commitmentOf(cfg.Commitment)
@@ -40,10 +37,7 @@ func (h *Hub) Account(c Conn, p *rpcapi.AccountSubscribeParams) (uint64, error) 
 // list (nil keeps every account): the caller compiles it as getProgramAccounts does, so both share the checks
 // and their error texts.
 func (h *Hub) Program(c Conn, p *rpcapi.ProgramSubscribeParams, match func(data []byte) bool) (uint64, error) {
-	pk, err := pubkeyOf(p.ProgramIdBytes())
-	if err != nil {
-		return 0, err
-	}
+	pk := p.ProgramId
 	s := &sub{kind: kindProgram, pubkey: pk, encoding: encoding.Binary, commitment: ledger.Finalized, match: match}
 	filters := ""
 	if cfg, ok := p.Config.Get(); ok {
@@ -98,15 +92,7 @@ func (h *Hub) Logs(c Conn, p *rpcapi.LogsSubscribeParams) (uint64, error) {
 // Signature subscribes to the outcome of one transaction (signatureNotification). The node removes the
 // subscription after its processed notification.
 func (h *Hub) Signature(c Conn, p *rpcapi.SignatureSubscribeParams) (uint64, error) {
-	b, err := p.SignatureBytes()
-	if err != nil {
-		return 0, err
-	}
-	var sig core.Signature
-	if len(b) != len(sig) {
-		return 0, rpcapi.NewInvalidParamsError("Invalid Request: Invalid signature provided")
-	}
-	copy(sig[:], b)
+	sig := p.Signature
 	s := &sub{kind: kindSignature, sig: sig, commitment: ledger.Finalized}
 	if cfg, ok := p.Config.Get(); ok {
 		s.commitment = commitmentOf(cfg.Commitment)

@@ -38,7 +38,7 @@ func TestSubscribedBetweenExecutionAndFreeze(t *testing.T) {
 		if _, confirmed, _ := l.Slots(); confirmed >= ev.Slot {
 			t.Errorf("slot %d froze before the subscriptions were made: not the window under test", ev.Slot)
 		}
-		sigID, err := h.Signature(late, &rpcapi.SignatureSubscribeParams{Signature: sig.String(),
+		sigID, err := h.Signature(late, &rpcapi.SignatureSubscribeParams{Signature: sig,
 			Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Error(err)

@@ -33,10 +33,7 @@ const (
 )
 
 func (s *Server) GetAccountInfo(ctx context.Context, p *rpcapi.GetAccountInfoParams) (r rpcapi.GetAccountInfoResult, err error) {
-	pk, err := decodedPubkey(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	pk := p.Pubkey
 	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
@@ -50,10 +47,7 @@ func (s *Server) GetAccountInfo(ctx context.Context, p *rpcapi.GetAccountInfoPar
 }
 
 func (s *Server) GetBalance(ctx context.Context, p *rpcapi.GetBalanceParams) (r rpcapi.GetBalanceResult, err error) {
-	pk, err := decodedPubkey(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	pk := p.Pubkey
 	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
@@ -70,10 +64,7 @@ func (s *Server) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleA
 	if len(p.Pubkeys) > maxMultipleAccounts {
 		return r, rpcapi.NewInvalidParamsError(fmt.Sprintf("Too many inputs provided; max %d", maxMultipleAccounts))
 	}
-	keys, err := decodedPubkeys(p.PubkeysBytes())
-	if err != nil {
-		return r, err
-	}
+	keys := p.Pubkeys
 	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
@@ -98,10 +89,7 @@ func (s *Server) GetMultipleAccounts(ctx context.Context, p *rpcapi.GetMultipleA
 }
 
 func (s *Server) GetProgramAccounts(ctx context.Context, p *rpcapi.GetProgramAccountsParams) (r rpcapi.GetProgramAccountsResult, err error) {
-	program, err := decodedPubkey(p.ProgramIdBytes())
-	if err != nil {
-		return r, err
-	}
+	program := p.ProgramId
 	cfg := p.Config.OrZero()
 	var filters []rpcapi.ProgramAccountsFilter
 	if cfg.Filters != nil {

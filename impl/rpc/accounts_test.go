@@ -170,7 +170,7 @@ func TestGetBalanceAcrossCommitments(t *testing.T) {
 
 	balance := func(c string) rpcapi.GetBalanceResult {
 		t.Helper()
-		r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String(), Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
+		r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey(), Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,15 +199,15 @@ func TestGetBalanceAcrossCommitments(t *testing.T) {
 	}
 
 	// Missing accounts have no lamports; parse errors and minContextSlot come with the reference's errors.
-	if r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: stKeypair(t).PublicKey().String()}); err != nil || r.Value != 0 {
+	if r, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: stKeypair(t).PublicKey()}); err != nil || r.Value != 0 {
 		t.Errorf("unknown account: %+v, %v", r, err)
 	}
-	_, err := s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: "0OIl"})
+	_, err := viaJSON(s.GetBalance, "0OIl")
 	stWantError(t, "bad pubkey", err, -32602, "Invalid param: Invalid")
-	_, err = s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: strings.Repeat("1", 45)})
+	_, err = viaJSON(s.GetBalance, strings.Repeat("1", 45))
 	stWantError(t, "long pubkey", err, -32602, "Invalid param: WrongSize")
 	processed, _, _ := l.Slots()
-	_, err = s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey().String(),
+	_, err = s.GetBalance(ctx, &rpcapi.GetBalanceParams{Pubkey: k.PublicKey(),
 		Config: rpcapi.Some(rpcapi.ContextConfig{MinContextSlot: stPtr(processed + 10_000)})})
 	stWantMinContextSlot(t, "minContextSlot", err, processed+10_000)
 }
@@ -226,7 +226,7 @@ func TestGetAccountInfo(t *testing.T) {
 	}, small, large)
 
 	info := func(k core.Keypair, cfg *rpcapi.AccountInfoConfig) (rpcapi.GetAccountInfoResult, error) {
-		return s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: k.PublicKey().String(), Config: rpcapi.OptOf(cfg)})
+		return s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: k.PublicKey(), Config: rpcapi.OptOf(cfg)})
 	}
 	processed := &rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	account := func(lamports uint64, data string, space int) string {
@@ -256,7 +256,7 @@ func TestGetAccountInfo(t *testing.T) {
 	}
 
 	// A system wallet with jsonParsed: the system parser only knows nonce accounts.
-	r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: payer.PublicKey().String(),
+	r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: payer.PublicKey(),
 		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)})})
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +297,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 	missing := stKeypair(t).PublicKey().String()
 
 	keys := []string{payer.PublicKey().String(), missing, big.PublicKey().String()}
-	r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
+	r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: mustPubkeys(keys...),
 		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), DataSlice: &rpcapi.DataSlice{Offset: 0, Length: 2}})})
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +315,7 @@ func TestGetMultipleAccounts(t *testing.T) {
 	}
 
 	// One account too large for base58 fails the whole call.
-	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
+	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: mustPubkeys(keys...),
 		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), Encoding: stPtr(rpcapi.AccountEncodingBase58)})})
 	stWantError(t, "base58 of 300 bytes", err, -32600, "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
 
@@ -323,18 +323,18 @@ func TestGetMultipleAccounts(t *testing.T) {
 	for i := range many {
 		many[i] = missing
 	}
-	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: many})
+	_, err = viaJSON(s.GetMultipleAccounts, many)
 	stWantError(t, "101 keys", err, -32602, "Too many inputs provided; max 100")
-	if r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: many[:100]}); err != nil || len(r.Value) != 100 {
+	if r, err := viaJSON(s.GetMultipleAccounts, many[:100]); err != nil || len(r.Value) != 100 {
 		t.Errorf("100 keys: %d values, %v", len(r.Value), err)
 	}
-	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: []string{missing, "abc"}})
+	_, err = viaJSON(s.GetMultipleAccounts, []string{missing, "abc"})
 	stWantError(t, "short key", err, -32602, "Invalid param: WrongSize")
 	processed, _, _ := l.Slots()
-	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
+	_, err = s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: mustPubkeys(keys...),
 		Config: rpcapi.Some(rpcapi.AccountInfoConfig{Commitment: stPtr(rpcapi.CommitmentConfirmed), MinContextSlot: stPtr(processed + 10_000)})})
 	stWantMinContextSlot(t, "minContextSlot", err, processed+10_000)
-	if r, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: []string{}}); err != nil || !stSameJSON(t, r.Value, `[]`) {
+	if r, err := viaJSON(s.GetMultipleAccounts, []string{}); err != nil || !stSameJSON(t, r.Value, `[]`) {
 		t.Errorf("no keys: %+v, %v", r.Value, err)
 	}
 }
@@ -395,7 +395,7 @@ func TestGetProgramAccounts(t *testing.T) {
 	query := func(program core.Pubkey, cfg rpcapi.ProgramAccountsConfig) ([]rpcapi.KeyedAccount, error) {
 		t.Helper()
 		cfg.Commitment = stPtr(rpcapi.CommitmentProcessed)
-		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(), Config: rpcapi.Some(cfg)})
+		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program, Config: rpcapi.Some(cfg)})
 		if err != nil {
 			return nil, err
 		}
@@ -446,12 +446,12 @@ func TestGetProgramAccounts(t *testing.T) {
 	}
 	stCheckJSON(t, "binary", got, fmt.Sprintf(`[{"pubkey":%q,"account":{"lamports":%d,"owner":%q,"data":"","executable":false,"rentEpoch":18446744073709551615,"space":0}}]`,
 		owned[0].PublicKey().String(), rent.MinimumBalance(0), program.String()))
-	r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
+	r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program,
 		Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Commitment: stPtr(rpcapi.CommitmentProcessed), WithContext: stPtr(true), Filters: &[]rpcapi.ProgramAccountsFilter{dataSize(7)}})})
 	if err != nil || r.WithContext == nil || r.WithContext.Context.Slot < slot || !stSameJSON(t, r.WithContext.Value, `[]`) {
 		t.Errorf("withContext: %+v, %v", r, err)
 	}
-	if r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: stKeypair(t).PublicKey().String()}); err != nil ||
+	if r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: stKeypair(t).PublicKey()}); err != nil ||
 		!stSameJSON(t, r, `[]`) {
 		t.Errorf("unknown program: %+v, %v", r, err)
 	}
@@ -484,7 +484,7 @@ func TestGetProgramAccounts(t *testing.T) {
 	}
 
 	processed, _, _ := l.Slots()
-	_, err = s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
+	_, err = s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program,
 		Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{MinContextSlot: stPtr(processed + 10_000)})})
 	stWantMinContextSlot(t, "minContextSlot", err, processed+10_000)
 }
@@ -525,7 +525,7 @@ func TestGetProgramAccountsFilterErrors(t *testing.T) {
 		{"base64 padding then data", []rpcapi.ProgramAccountsFilter{memcmp("AA=A", "base64")}, "Invalid param: Base64DecodeError(InvalidByte(2, 61))"},
 		{"base64 lone padding", []rpcapi.ProgramAccountsFilter{memcmp("A===", "base64")}, "Invalid param: Base64DecodeError(InvalidByte(1, 61))"},
 	} {
-		_, err := s.GetProgramAccounts(context.Background(), &rpcapi.GetProgramAccountsParams{ProgramId: core.SystemProgramID.String(),
+		_, err := s.GetProgramAccounts(context.Background(), &rpcapi.GetProgramAccountsParams{ProgramId: core.SystemProgramID,
 			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Filters: &tc.filters})})
 		stWantError(t, tc.name, err, -32602, tc.message)
 	}
@@ -533,7 +533,7 @@ func TestGetProgramAccountsFilterErrors(t *testing.T) {
 	for _, b := range []struct{ bytes, enc string }{{"", ""}, {"", "base64"}, {"AA==", "base64"}, {"AAA=", "base64"}, {"AAAA", "base64"},
 		{base64.StdEncoding.EncodeToString(make([]byte, 128)), "base64"}, {strings.Repeat("1", 128), ""}} {
 		f := []rpcapi.ProgramAccountsFilter{memcmp(b.bytes, b.enc)}
-		if _, err := s.GetProgramAccounts(context.Background(), &rpcapi.GetProgramAccountsParams{ProgramId: core.SystemProgramID.String(),
+		if _, err := s.GetProgramAccounts(context.Background(), &rpcapi.GetProgramAccountsParams{ProgramId: core.SystemProgramID,
 			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Filters: &f, Encoding: stPtr(rpcapi.AccountEncodingBase64)})}); err != nil {
 			t.Errorf("memcmp %q (%s): %v", b.bytes, b.enc, err)
 		}

@@ -14,8 +14,7 @@ import (
 
 // Limits of the chain methods, as the reference has them (docs/reference-behaviour.md §2.3).
 const (
-	maxPrioritizationFeeAccounts = 128 // MAX_TX_ACCOUNT_LOCKS
-	performanceSamplesLimit      = ledger.PerfSamplesLimit
+	performanceSamplesLimit = ledger.PerfSamplesLimit
 )
 
 // contextBank is bankAt for an optional ContextConfig.
@@ -216,15 +215,7 @@ func durableNonceRate(bank *ledger.Bank, m *core.Message, loaded *core.LoadedAdd
 }
 
 func (s *Server) GetRecentPrioritizationFees(ctx context.Context, p *rpcapi.GetRecentPrioritizationFeesParams) (r rpcapi.GetRecentPrioritizationFeesResult, err error) {
-	addresses := p.Addresses.OrZero()
-	if len(addresses) > maxPrioritizationFeeAccounts {
-		return r, rpcapi.NewInvalidParamsError(fmt.Sprintf("Too many inputs provided; max %d", maxPrioritizationFeeAccounts))
-	}
-	keys, err := decodedPubkeys(p.AddressesBytes())
-	if err != nil {
-		return r, err
-	}
-	fees := s.ledger.RecentPrioritizationFees(keys)
+	fees := s.ledger.RecentPrioritizationFees(p.Addresses.OrZero())
 	out := make([]rpcapi.RpcPrioritizationFee, len(fees))
 	for i, f := range fees {
 		out[i] = rpcapi.RpcPrioritizationFee{Slot: f.Slot, PrioritizationFee: f.Fee}
@@ -254,10 +245,7 @@ func (s *Server) GetRecentPerformanceSamples(ctx context.Context, p *rpcapi.GetR
 
 // GetFeeCalculatorForBlockhash (deprecated) answers null for a blockhash that is no longer valid in the bank.
 func (s *Server) GetFeeCalculatorForBlockhash(ctx context.Context, p *rpcapi.GetFeeCalculatorForBlockhashParams) (r rpcapi.GetFeeCalculatorForBlockhashResult, err error) {
-	h, err := parseBlockhash(p.Blockhash)
-	if err != nil {
-		return r, err
-	}
+	h := p.Blockhash
 	bank, err := s.contextBank(p.Config)
 	if err != nil {
 		return r, err

@@ -178,7 +178,7 @@ func TestMinContextSlotEverywhere(t *testing.T) {
 			return err
 		},
 		rpcapi.MethodGetFeeCalculatorForBlockhash: func() error {
-			_, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: hash, Config: rpcapi.OptOf(cc("processed"))})
+			_, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: core.MustParseHash(hash), Config: rpcapi.OptOf(cc("processed"))})
 			return err
 		},
 	} {
@@ -207,7 +207,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 			if err != nil || !v.Value {
 				t.Errorf("%s: isBlockhashValid(%s) = %+v, %v", c, r.Value.Blockhash, v, err)
 			}
-			fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: r.Value.Blockhash,
+			fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: core.MustParseHash(string(r.Value.Blockhash)),
 				Config: rpcapi.Some(rpcapi.ContextConfig{Commitment: stPtr(rpcapi.Commitment(c))})})
 			if err != nil || !stSameJSON(t, fc.Value, `{"feeCalculator":{"lamportsPerSignature":5000}}`) {
 				t.Errorf("%s: fee calculator of the latest blockhash = %+v, %v", c, fc.Value, err)
@@ -225,7 +225,7 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	if err != nil || v.Value {
 		t.Errorf("unknown blockhash valid: %+v, %v", v, err)
 	}
-	fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: unknown})
+	fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: core.MustParseHash(unknown)})
 	if err != nil || !stSameJSON(t, fc, fmt.Sprintf(`{"context":{"slot":%d,"apiVersion":%q},"value":null}`, fc.Context.Slot, Version)) {
 		t.Errorf("fee calculator of an unknown blockhash = %+v, %v", fc, err)
 	}
@@ -234,8 +234,8 @@ func TestLatestBlockhashAndDeprecatedFees(t *testing.T) {
 	} {
 		_, err := s.IsBlockhashValid(ctx, &rpcapi.IsBlockhashValidParams{Blockhash: tc.hash})
 		stWantError(t, "isBlockhashValid "+tc.hash, err, -32602, tc.message)
-		_, err = s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: tc.hash})
-		stWantError(t, "getFeeCalculatorForBlockhash "+tc.hash, err, -32602, tc.message)
+		_, err = viaJSON(s.GetFeeCalculatorForBlockhash, tc.hash)
+		stWantError(t, "getFeeCalculatorForBlockhash "+tc.hash, err, -32602, "Invalid param: "+tc.message) // a key param, unlike isBlockhashValid's
 	}
 
 	fees, err := s.GetFees(ctx, &rpcapi.GetFeesParams{})
@@ -295,7 +295,7 @@ func TestBlockhashExpiry(t *testing.T) {
 		if err != nil || fee.Value == nil || *fee.Value != 5000 {
 			t.Errorf("getFeeForMessage at %d = %v, %v", fee.Context.Slot, fee.Value, err)
 		}
-		fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: r.Value.Blockhash, Config: rpcapi.OptOf(processed)})
+		fc, err := s.GetFeeCalculatorForBlockhash(ctx, &rpcapi.GetFeeCalculatorForBlockhashParams{Blockhash: core.MustParseHash(string(r.Value.Blockhash)), Config: rpcapi.OptOf(processed)})
 		if err != nil || fc.Value == nil {
 			t.Errorf("getFeeCalculatorForBlockhash at %d = %+v, %v", fc.Context.Slot, fc.Value, err)
 		}
@@ -441,7 +441,7 @@ func TestRecentPrioritizationFees(t *testing.T) {
 	slot, _ := stRun(t, l, payer, []core.Instruction{computebudget.SetComputeUnitPrice(1234), system.Transfer(payer.PublicKey(), hot, ledger.LamportsPerSOL/100)})
 	stWaitFrozen(t, l, slot)
 
-	fees, err := s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: rpcapi.Some([]string{hot.String()})})
+	fees, err := s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: rpcapi.Some([]core.Pubkey{hot})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,9 +465,9 @@ func TestRecentPrioritizationFees(t *testing.T) {
 	for i := range many {
 		many[i] = hot.String()
 	}
-	_, err = s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: rpcapi.Some(many)})
+	_, err = viaJSON(s.GetRecentPrioritizationFees, many)
 	stWantError(t, "129 keys", err, -32602, "Too many inputs provided; max 128")
-	_, err = s.GetRecentPrioritizationFees(ctx, &rpcapi.GetRecentPrioritizationFeesParams{Addresses: rpcapi.Some([]string{"bad0"})})
+	_, err = viaJSON(s.GetRecentPrioritizationFees, []string{"bad0"})
 	stWantError(t, "bad key", err, -32602, "Invalid param: Invalid")
 }
 

@@ -64,10 +64,7 @@ func (s *Server) SurfnetSetAccount(ctx context.Context, p *rpcapi.SurfnetSetAcco
 	if err := s.cheat(rpcapi.MethodSurfnetSetAccount); err != nil {
 		return r, err
 	}
-	key, err := parsePubkeyParam(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	key := p.Pubkey
 	u := p.Update
 	var data []byte
 	if u.Data != nil {
@@ -144,19 +141,11 @@ func (s *Server) SurfnetSetTokenAccount(ctx context.Context, p *rpcapi.SurfnetSe
 	if err := s.cheat(rpcapi.MethodSurfnetSetTokenAccount); err != nil {
 		return r, err
 	}
-	owner, err := parsePubkeyParam(p.OwnerBytes())
-	if err != nil {
-		return r, err
-	}
-	mint, err := parsePubkeyParam(p.MintBytes())
-	if err != nil {
-		return r, err
-	}
+	owner := p.Owner
+	mint := p.Mint
 	program := core.TokenProgramID
-	if p.TokenProgram.IsSet() {
-		if program, err = parsePubkeyParam(p.TokenProgramBytes()); err != nil {
-			return r, err
-		}
+	if tp, ok := p.TokenProgram.Get(); ok {
+		program = tp
 		if program != core.TokenProgramID && program != core.Token2022ProgramID {
 			return r, rpcapi.NewInvalidParamsError("Invalid token program: " + program.String())
 		}
@@ -292,10 +281,7 @@ func (s *Server) SurfnetResetAccount(ctx context.Context, p *rpcapi.SurfnetReset
 	if err := s.cheat(rpcapi.MethodSurfnetResetAccount); err != nil {
 		return r, err
 	}
-	key, err := parsePubkeyParam(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	key := p.Pubkey
 	owned := p.Config.OrZero().IncludeOwnedAccounts
 	withOwned := owned != nil && *owned
 	slot, err := s.ledger.Cheat(ctx, func(read ledger.AccountReader, owned func(core.Pubkey) ([]core.Pubkey, error)) ([]runtime.AccountWrite, error) {

@@ -15,10 +15,7 @@ func (s *Server) LedgerdImpersonate(ctx context.Context, p *rpcapi.LedgerdImpers
 	if err := s.cheat(rpcapi.MethodLedgerdImpersonate); err != nil {
 		return r, err
 	}
-	key, err := parsePubkeyParam(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	key := p.Pubkey
 	s.ledger.Impersonate(key)
 	processed, _, _ := s.ledger.Slots()
 	return nullResponse(processed), nil
@@ -28,10 +25,7 @@ func (s *Server) LedgerdStopImpersonating(ctx context.Context, p *rpcapi.Ledgerd
 	if err := s.cheat(rpcapi.MethodLedgerdStopImpersonating); err != nil {
 		return r, err
 	}
-	key, err := parsePubkeyParam(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	key := p.Pubkey
 	return s.ledger.StopImpersonating(key), nil
 }
 

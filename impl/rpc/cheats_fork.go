@@ -17,10 +17,7 @@ func (s *Server) SurfnetOfflineAccount(ctx context.Context, p *rpcapi.SurfnetOff
 	if err := s.cheat(rpcapi.MethodSurfnetOfflineAccount); err != nil {
 		return r, err
 	}
-	key, err := parsePubkeyParam(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	key := p.Pubkey
 	owned := p.Config.OrZero().IncludeOwnedAccounts
 	withOwned := owned != nil && *owned
 	s.ledger.OfflineAccount(key, withOwned)

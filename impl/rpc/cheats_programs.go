@@ -89,15 +89,8 @@ func (s *Server) SurfnetSetProgramAuthority(ctx context.Context, p *rpcapi.Surfn
 	if err := s.cheat(rpcapi.MethodSurfnetSetProgramAuthority); err != nil {
 		return r, err
 	}
-	program, err := parsePubkeyParam(p.ProgramIdBytes())
-	if err != nil {
-		return r, err
-	}
-	b, berr := p.NewAuthorityBytes()
-	authority, err := optionalPubkey(b, berr, p.NewAuthority.IsSet())
-	if err != nil {
-		return r, err
-	}
+	program := p.ProgramId
+	authority := p.NewAuthority.Ptr()
 	slot, err := s.ledger.Cheat(ctx, func(read ledger.AccountReader, _ func(core.Pubkey) ([]core.Pubkey, error)) ([]runtime.AccountWrite, error) {
 		_, pdKey, pd, err := readUpgradeable(read, program)
 		if err != nil {
@@ -117,14 +110,8 @@ func (s *Server) SurfnetCloneProgramAccount(ctx context.Context, p *rpcapi.Surfn
 	if err := s.cheat(rpcapi.MethodSurfnetCloneProgramAccount); err != nil {
 		return r, err
 	}
-	src, err := parsePubkeyParam(p.SourceProgramIdBytes())
-	if err != nil {
-		return r, err
-	}
-	dst, err := parsePubkeyParam(p.DestinationProgramIdBytes())
-	if err != nil {
-		return r, err
-	}
+	src := p.SourceProgramId
+	dst := p.DestinationProgramId
 	if src == dst {
 		return r, rpcapi.NewInvalidParamsError("source and destination programs are the same")
 	}
@@ -152,15 +139,8 @@ func (s *Server) SurfnetWriteProgram(ctx context.Context, p *rpcapi.SurfnetWrite
 	if err := s.cheat(rpcapi.MethodSurfnetWriteProgram); err != nil {
 		return r, err
 	}
-	program, err := parsePubkeyParam(p.ProgramIdBytes())
-	if err != nil {
-		return r, err
-	}
-	b, berr := p.AuthorityBytes()
-	authority, err := optionalPubkey(b, berr, p.Authority.IsSet())
-	if err != nil {
-		return r, err
-	}
+	program := p.ProgramId
+	authority := p.Authority.Ptr()
 	chunk, err := hex.DecodeString(p.Data)
 	if err != nil {
 		return r, rpcapi.NewInvalidParamsError("Invalid hex data provided: " + err.Error())

@@ -46,7 +46,7 @@ func FuzzProgramCheatParams(f *testing.F) {
 			if _, err := s.SurfnetWriteProgram(ctx, &p); err != nil {
 				return
 			}
-			k, _ := core.ParsePubkey(string(p.ProgramId))
+			k := p.ProgramId
 			a, ok := l.Bank(ledger.Processed).GetAccount(k)
 			if !ok || len(a.Data) < upgradeableProgramLen {
 				t.Fatalf("%s: program %+v %v", params, a, ok)

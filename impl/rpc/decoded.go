@@ -5,7 +5,8 @@ import (
 	"ledgerd/impl/core"
 )
 
-// The helpers below take key and signature params from their generated accessors (p.XBytes()), which hand back
+// The helpers below take the keys and signatures inside config objects from their generated accessors
+// (cfg.XBytes()), which hand back
 // the bytes Validate decoded, so each value is decoded from base 58 once per call. The accessors return
 // Validate's own -32602 error when it has not run, and the length checks below only guard a mistake in that
 // pairing.
@@ -61,18 +62,4 @@ func decodedOptionalSignature(b []byte, err error) (*core.Signature, error) {
 	}
 	sig, err := decodedSignature(b, nil)
 	return &sig, err
-}
-
-// decodedSignatures is a list of signature params.
-func decodedSignatures(list [][]byte, err error) ([]core.Signature, error) {
-	if err != nil {
-		return nil, err
-	}
-	sigs := make([]core.Signature, len(list))
-	for i, b := range list {
-		if sigs[i], err = decodedSignature(b, nil); err != nil {
-			return nil, err
-		}
-	}
-	return sigs, nil
 }

@@ -23,7 +23,6 @@ func TestRequestAirdropRefusals(t *testing.T) {
 	}
 	t.Cleanup(func() { l.Close() })
 	s := NewServer(Node{Identity: l.Genesis.IdentityPubkey(), GenesisHash: l.Genesis.HashString(), Ledger: l})
-	ctx := context.Background()
 	to := "83astBRguLMdt2h5U1Tpdq5tjFoJ6noeGwaY3mDLVcri"
 	other := "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
 	for _, c := range []struct {
@@ -40,7 +39,7 @@ func TestRequestAirdropRefusals(t *testing.T) {
 		{"empty", other, 5 * ledger.LamportsPerSOL, -32095,
 			"airdrop refused: the faucet holds 3999995000 lamports, the request needs 5000005000"},
 	} {
-		sig, err := s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: c.pubkey, Lamports: c.lamports})
+		sig, err := viaJSON(s.RequestAirdrop, c.pubkey, c.lamports)
 		if c.code == 0 {
 			if err != nil || sig == "" {
 				t.Fatalf("%s: %q, %v", c.name, sig, err)
@@ -63,7 +62,7 @@ func TestRequestAirdropFailingOnChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.RequestAirdrop(context.Background(), &rpcapi.RequestAirdropParams{Pubkey: to.PublicKey().String(), Lamports: 1})
+	got, err := s.RequestAirdrop(context.Background(), &rpcapi.RequestAirdropParams{Pubkey: to.PublicKey(), Lamports: 1})
 	if err != nil {
 		t.Fatalf("requestAirdrop of 1 lamport: %v, want the signature", err)
 	}

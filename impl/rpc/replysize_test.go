@@ -33,7 +33,7 @@ func TestAccountListsStopAtTheReplyBudget(t *testing.T) {
 	base64 := stPtr(rpcapi.AccountEncodingBase64)
 	processed := stPtr(rpcapi.CommitmentProcessed)
 	programAccounts := func(ctx context.Context) error {
-		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
+		r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program,
 			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: base64, Commitment: processed})})
 		if err == nil && len(*r.Accounts) != 4 {
 			t.Errorf("got %d accounts, want 4", len(*r.Accounts))
@@ -41,7 +41,7 @@ func TestAccountListsStopAtTheReplyBudget(t *testing.T) {
 		return err
 	}
 	multipleAccounts := func(ctx context.Context) error {
-		_, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: keys,
+		_, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{Pubkeys: mustPubkeys(keys...),
 			Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: base64, Commitment: processed})})
 		return err
 	}

@@ -67,10 +67,7 @@ func (s *Server) GetInflationRate(ctx context.Context) (r rpcapi.GetInflationRat
 // commitment, -32016, and -32018 when the block found does not start the epoch. Rewards are not partitioned here:
 // the boundary block holds them all.
 func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationRewardParams) (r rpcapi.GetInflationRewardResult, err error) {
-	addrs, err := decodedPubkeys(p.AddressesBytes())
-	if err != nil {
-		return r, err
-	}
+	addrs := p.Addresses
 	cfg := p.Config.OrZero()
 	schedule := s.ledger.EpochSchedule()
 	var epoch uint64
@@ -139,10 +136,7 @@ func (s *Server) GetInflationReward(ctx context.Context, p *rpcapi.GetInflationR
 // GetStakeActivation reports a stake account's activation in the bank's epoch. Like the reference since 1.17, it
 // answers only for the current epoch: the account's delegation is today's, so older epochs cannot be told.
 func (s *Server) GetStakeActivation(ctx context.Context, p *rpcapi.GetStakeActivationParams) (r rpcapi.GetStakeActivationResult, err error) {
-	pk, err := decodedPubkey(p.PubkeyBytes())
-	if err != nil {
-		return r, err
-	}
+	pk := p.Pubkey
 	cfg := p.Config.OrZero()
 	bank, err := s.bankAt(cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {

@@ -265,7 +265,7 @@ func TestStakeLifecycle(t *testing.T) {
 	stRun(t, l, payer, stake.CreateAccount(payer.PublicKey(), locked.PublicKey(), auth, stake.Lockup{Epoch: 1_000_000}, 5*ledger.LamportsPerSOL), locked)
 
 	activation := func(k core.Pubkey, cfg *rpcapi.EpochConfig) (rpcapi.StakeActivation, error) {
-		return s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: k.String(), Config: rpcapi.OptOf(cfg)})
+		return s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: k, Config: rpcapi.OptOf(cfg)})
 	}
 	processed := &rpcapi.EpochConfig{Commitment: stPtr(rpcapi.CommitmentProcessed)}
 	got, err := activation(delegated, processed)
@@ -342,7 +342,7 @@ func TestStakeLifecycle(t *testing.T) {
 	for i, k := range addrs {
 		strs[i] = k.String()
 	}
-	rewards, err := s.GetInflationReward(ctx, &rpcapi.GetInflationRewardParams{Addresses: strs,
+	rewards, err := s.GetInflationReward(ctx, &rpcapi.GetInflationRewardParams{Addresses: mustPubkeys(strs...),
 		Config: rpcapi.Some(rpcapi.EpochConfig{Epoch: stPtr(epoch + 1)})})
 	if err != nil {
 		t.Fatal(err)
@@ -366,7 +366,7 @@ func TestGetInflationReward(t *testing.T) {
 		for i, k := range addrs {
 			strs[i] = k.String()
 		}
-		return s.GetInflationReward(ctx, &rpcapi.GetInflationRewardParams{Addresses: strs, Config: rpcapi.OptOf(cfg)})
+		return s.GetInflationReward(ctx, &rpcapi.GetInflationRewardParams{Addresses: mustPubkeys(strs...), Config: rpcapi.OptOf(cfg)})
 	}
 	// Epoch 1's rewards of the bootstrap stake account are the Staking reward of slot 64's block.
 	info, _, err := l.Block(2*skSlotsPerEpoch, ledger.Finalized)
@@ -451,7 +451,7 @@ func TestGetStakeActivationErrors(t *testing.T) {
 		{name: "bad key", key: "x", message: "Invalid param: WrongSize"},
 	}
 	for _, tc := range tests {
-		got, err := s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: tc.key, Config: rpcapi.OptOf(tc.cfg)})
+		got, err := viaJSON(s.GetStakeActivation, tc.key, tc.cfg)
 		if tc.message != "" {
 			stWantError(t, tc.name, err, -32602, tc.message)
 			continue
@@ -462,7 +462,7 @@ func TestGetStakeActivationErrors(t *testing.T) {
 		}
 		stCheckJSON(t, tc.name, got, tc.want)
 	}
-	_, err := s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: l.StakeAccount().String(),
+	_, err := s.GetStakeActivation(ctx, &rpcapi.GetStakeActivationParams{Pubkey: l.StakeAccount(),
 		Config: rpcapi.Some(rpcapi.EpochConfig{MinContextSlot: stPtr(uint64(1 << 40))})})
 	stWantMinContextSlot(t, "minContextSlot", err, 1<<40)
 

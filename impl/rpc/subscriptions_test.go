@@ -150,7 +150,7 @@ func accountParams(k core.Pubkey, commitment string, cfg *rpcapi.AccountInfoConf
 	if commitment != "" {
 		cfg.Commitment = ptr(rpcapi.Commitment(commitment))
 	}
-	return &rpcapi.AccountSubscribeParams{Pubkey: k.String(), Config: rpcapi.OptOf(cfg)}
+	return &rpcapi.AccountSubscribeParams{Pubkey: k, Config: rpcapi.OptOf(cfg)}
 }
 
 func rpcCode(err error) (int, string) {
@@ -234,7 +234,7 @@ func TestProgramSubscribe(t *testing.T) {
 	to := newKey(t).PublicKey()
 
 	program := func(cfg *rpcapi.ProgramSubscribeConfig) *rpcclient.Subscription[rpcapi.ProgramNotification] {
-		return must(ws.ProgramSubscribe(ctx, &rpcapi.ProgramSubscribeParams{ProgramId: core.SystemProgramID.String(), Config: rpcapi.OptOf(cfg)}))
+		return must(ws.ProgramSubscribe(ctx, &rpcapi.ProgramSubscribeParams{ProgramId: core.SystemProgramID, Config: rpcapi.OptOf(cfg)}))
 	}
 	wallets := program(&rpcapi.ProgramSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed), Encoding: ptr(rpcapi.AccountEncodingBase64),
 		Filters: &[]rpcapi.ProgramAccountsFilter{{DataSize: &rpcapi.ProgramAccountsFilterDataSize{DataSize: 0}}}})
@@ -304,7 +304,7 @@ func TestSignatureSubscribe(t *testing.T) {
 		if received {
 			cfg.EnableReceivedNotification = ptr(true)
 		}
-		return &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(), Config: rpcapi.Some(cfg)}
+		return &rpcapi.SignatureSubscribeParams{Signature: tx.Signature(), Config: rpcapi.Some(cfg)}
 	}
 	processed := must(ws.SignatureSubscribe(ctx, sigParams("processed", true)))
 	confirmed := must(ws.SignatureSubscribe(ctx, sigParams("confirmed", false)))
@@ -335,7 +335,7 @@ func TestSignatureSubscribe(t *testing.T) {
 	poor := newKey(t)
 	execute(t, n, transfer(n, poor.PublicKey(), ledger.LamportsPerSOL))
 	failing := core.NewTransferTx(poor, newKey(t).PublicKey(), 2*ledger.LamportsPerSOL, n.Ledger.Bank(ledger.Processed).LastBlockhash())
-	sub := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: failing.Signature().String(),
+	sub := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: failing.Signature(),
 		Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentConfirmed)})}))
 	execute(t, n, failing)
 	got := next(t, sub, nil)
@@ -359,7 +359,7 @@ func TestSubscriptionAfterTheSlotIsNotNotified(t *testing.T) {
 	slot, _ := execute(t, n, tx)
 	waitFinalized(t, n, slot)
 
-	sig := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: tx.Signature().String(),
+	sig := must(ws.SignatureSubscribe(ctx, &rpcapi.SignatureSubscribeParams{Signature: tx.Signature(),
 		Config: rpcapi.Some(rpcapi.SignatureSubscribeConfig{Commitment: ptr(rpcapi.CommitmentProcessed)})}))
 	var accounts []*rpcclient.Subscription[rpcapi.AccountNotification]
 	for _, c := range []string{"processed", "confirmed", "finalized"} {

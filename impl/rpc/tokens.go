@@ -56,10 +56,7 @@ func (s *Server) tokenProgramAccount(pk core.Pubkey, cfg *rpcapi.CommitmentConfi
 }
 
 func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenAccountBalanceParams) (r rpcapi.GetTokenAccountBalanceResult, err error) {
-	pk, err := decodedPubkey(p.AccountBytes())
-	if err != nil {
-		return r, err
-	}
+	pk := p.Account
 	bank, acct, err := s.tokenProgramAccount(pk, commitmentConfig(p.Config), "not a Token account")
 	if err != nil {
 		return r, err
@@ -76,10 +73,7 @@ func (s *Server) GetTokenAccountBalance(ctx context.Context, p *rpcapi.GetTokenA
 }
 
 func (s *Server) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyParams) (r rpcapi.GetTokenSupplyResult, err error) {
-	pk, err := decodedPubkey(p.MintBytes())
-	if err != nil {
-		return r, err
-	}
+	pk := p.Mint
 	bank, acct, err := s.tokenProgramAccount(pk, commitmentConfig(p.Config), "not a Token mint")
 	if err != nil {
 		return r, err
@@ -95,10 +89,7 @@ func (s *Server) GetTokenSupply(ctx context.Context, p *rpcapi.GetTokenSupplyPar
 // GetTokenLargestAccounts ranks the mint's token accounts (its index) by amount, largest first and, among equal
 // amounts, the larger address first, as the reference's heap orders them.
 func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetTokenLargestAccountsParams) (r rpcapi.GetTokenLargestAccountsResult, err error) {
-	mintKey, err := decodedPubkey(p.MintBytes())
-	if err != nil {
-		return r, err
-	}
+	mintKey := p.Mint
 	var cfg rpcapi.CommitmentConfig
 	if c := commitmentConfig(p.Config); c != nil {
 		cfg = *c
@@ -138,20 +129,16 @@ func (s *Server) GetTokenLargestAccounts(ctx context.Context, p *rpcapi.GetToken
 }
 
 func (s *Server) GetTokenAccountsByOwner(ctx context.Context, p *rpcapi.GetTokenAccountsByOwnerParams) (r rpcapi.GetTokenAccountsByOwnerResult, err error) {
-	return s.tokenAccountsBy(ctx, ledger.IndexTokenOwner, p.OwnerBytes, p.Filter, p.Config)
+	return s.tokenAccountsBy(ctx, ledger.IndexTokenOwner, p.Owner, p.Filter, p.Config)
 }
 
 func (s *Server) GetTokenAccountsByDelegate(ctx context.Context, p *rpcapi.GetTokenAccountsByDelegateParams) (r rpcapi.GetTokenAccountsByDelegateResult, err error) {
-	return s.tokenAccountsBy(ctx, ledger.IndexTokenDelegate, p.DelegateBytes, p.Filter, p.Config)
+	return s.tokenAccountsBy(ctx, ledger.IndexTokenDelegate, p.Delegate, p.Filter, p.Config)
 }
 
 // tokenAccountsBy serves getTokenAccountsByOwner and getTokenAccountsByDelegate: the accounts the index files
 // under key, of the filter's token program (and mint), sorted by address.
-func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, keyParam func() ([]byte, error), filter rpcapi.TokenAccountsFilter, config rpcapi.Opt[rpcapi.AccountInfoConfig]) (r rpcapi.RpcResponseKeyedAccounts, err error) {
-	key, err := decodedPubkey(keyParam())
-	if err != nil {
-		return r, err
-	}
+func (s *Server) tokenAccountsBy(ctx context.Context, kind ledger.IndexKind, key core.Pubkey, filter rpcapi.TokenAccountsFilter, config rpcapi.Opt[rpcapi.AccountInfoConfig]) (r rpcapi.RpcResponseKeyedAccounts, err error) {
 	var (
 		filterKey core.Pubkey
 		byMint    = filter.Mint != nil

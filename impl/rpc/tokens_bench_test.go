@@ -56,7 +56,7 @@ func BenchmarkTokenAccountsByOwner(b *testing.B) {
 
 	b.Run(rpcapi.MethodGetTokenAccountsByOwner, func(b *testing.B) {
 		for b.Loop() {
-			r, err := s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: who.String(),
+			r, err := s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: who,
 				Filter: rpcapi.TokenAccountsFilter{ProgramId: &rpcapi.TokenAccountsFilterProgramId{ProgramId: core.TokenProgramID.String()}},
 				Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: &enc})})
 			if err != nil || len(r.Value) != perOwner {
@@ -70,7 +70,7 @@ func BenchmarkTokenAccountsByOwner(b *testing.B) {
 			{Memcmp: &rpcapi.ProgramAccountsFilterMemcmp{Memcmp: rpcapi.MemcmpFilter{Offset: 32, Bytes: base58.Encode(who[:])}}},
 		}
 		for b.Loop() {
-			r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: core.TokenProgramID.String(),
+			r, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: core.TokenProgramID,
 				Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters})})
 			if err != nil || len(*r.Accounts) != perOwner {
 				b.Fatalf("%v accounts, %v", r.Accounts, err)

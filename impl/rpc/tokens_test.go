@@ -217,9 +217,8 @@ func keyStrings(keys ...core.Pubkey) []string {
 func TestGetTokenAccountBalance(t *testing.T) {
 	t.Parallel()
 	f := newTokenFixture(t)
-	ctx := context.Background()
 	balance := func(k string) (string, error) {
-		r, err := f.s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: k, Config: rpcapi.Some(rpcapi.RequiredCommitmentConfig{Commitment: "processed"})})
+		r, err := viaJSON(f.s.GetTokenAccountBalance, k, rpcapi.RequiredCommitmentConfig{Commitment: "processed"})
 		if err != nil {
 			return "", err
 		}
@@ -261,9 +260,8 @@ func TestGetTokenAccountBalance(t *testing.T) {
 func TestGetTokenSupply(t *testing.T) {
 	t.Parallel()
 	f := newTokenFixture(t)
-	ctx := context.Background()
 	supply := func(k string) (string, error) {
-		r, err := f.s.GetTokenSupply(ctx, &rpcapi.GetTokenSupplyParams{Mint: k})
+		r, err := viaJSON(f.s.GetTokenSupply, k)
 		if err != nil {
 			return "", err
 		}
@@ -297,9 +295,8 @@ func TestGetTokenSupply(t *testing.T) {
 func TestGetTokenLargestAccounts(t *testing.T) {
 	t.Parallel()
 	f := newTokenFixture(t)
-	ctx := context.Background()
 	largest := func(k string) (rpcapi.GetTokenLargestAccountsResult, error) {
-		return f.s.GetTokenLargestAccounts(ctx, &rpcapi.GetTokenLargestAccountsParams{Mint: k})
+		return viaJSON(f.s.GetTokenLargestAccounts, k)
 	}
 	r, err := largest(f.mintA.String())
 	if err != nil {
@@ -351,11 +348,11 @@ func TestGetTokenAccountsByOwnerAndDelegate(t *testing.T) {
 	base64 := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingBase64), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
 	parsed := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
 	byOwner := func(owner core.Pubkey, filter rpcapi.TokenAccountsFilter, cfg *rpcapi.AccountInfoConfig) ([]rpcapi.KeyedAccount, error) {
-		r, err := f.s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: owner.String(), Filter: filter, Config: rpcapi.OptOf(cfg)})
+		r, err := f.s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: owner, Filter: filter, Config: rpcapi.OptOf(cfg)})
 		return r.Value, err
 	}
 	byDelegate := func(d core.Pubkey, filter rpcapi.TokenAccountsFilter, cfg *rpcapi.AccountInfoConfig) ([]rpcapi.KeyedAccount, error) {
-		r, err := f.s.GetTokenAccountsByDelegate(ctx, &rpcapi.GetTokenAccountsByDelegateParams{Delegate: d.String(), Filter: filter, Config: rpcapi.OptOf(cfg)})
+		r, err := f.s.GetTokenAccountsByDelegate(ctx, &rpcapi.GetTokenAccountsByDelegateParams{Delegate: d, Filter: filter, Config: rpcapi.OptOf(cfg)})
 		return r.Value, err
 	}
 	lists := []struct {
@@ -448,7 +445,7 @@ func TestGetTokenAccountsByOwnerAndDelegate(t *testing.T) {
 		{"mint that does not unpack", func() ([]rpcapi.KeyedAccount, error) { return byDelegate(f.delegate, mint(f.badMint), base64) },
 			-32602, "Invalid param: Token mint could not be unpacked"},
 		{"bad owner", func() ([]rpcapi.KeyedAccount, error) {
-			r, err := f.s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: "0OIl", Filter: program(core.TokenProgramID)})
+			r, err := viaJSON(f.s.GetTokenAccountsByOwner, "0OIl", program(core.TokenProgramID))
 			return r.Value, err
 		}, -32602, "Invalid param: Invalid"},
 		{"bad mint", func() ([]rpcapi.KeyedAccount, error) {
@@ -481,7 +478,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 	state := rpcapi.ProgramAccountsFilter{TokenAccountState: tkPtr("tokenAccountState")}
 	query := func(program core.Pubkey, enc rpcapi.AccountEncoding, filters ...rpcapi.ProgramAccountsFilter) []rpcapi.KeyedAccount {
 		t.Helper()
-		r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program.String(),
+		r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: program,
 			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: &enc, Filters: &filters, Commitment: tkPtr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatalf("getProgramAccounts: %v", err)
@@ -544,7 +541,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 	}
 
 	// jsonParsed of a mint through getProgramAccounts, dataSlice ignored.
-	r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: core.Token2022ProgramID.String(),
+	r, err := f.s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: core.Token2022ProgramID,
 		Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), DataSlice: &rpcapi.DataSlice{Length: 1},
 			Filters: &[]rpcapi.ProgramAccountsFilter{memcmp(36, binary.LittleEndian.AppendUint64(nil, 7))}})})
 	if err != nil {

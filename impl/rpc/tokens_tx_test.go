@@ -69,20 +69,20 @@ func TestTokenMethodsWithTransactions(t *testing.T) {
 		}, alice, bob)
 
 		processed := &rpcapi.RequiredCommitmentConfig{Commitment: "processed"}
-		bal, err := s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: bobAcct.PublicKey().String(), Config: rpcapi.OptOf(processed)})
+		bal, err := s.GetTokenAccountBalance(ctx, &rpcapi.GetTokenAccountBalanceParams{Account: bobAcct.PublicKey(), Config: rpcapi.OptOf(processed)})
 		if err != nil || tkJSON(t, bal.Value) != `{"amount":"1500","decimals":3,"uiAmount":1.5,"uiAmountString":"1.5"}` {
 			t.Errorf("%s: bob's balance %s, %v", program, tkJSON(t, bal.Value), err)
 		}
-		supply, err := s.GetTokenSupply(ctx, &rpcapi.GetTokenSupplyParams{Mint: mint.PublicKey().String(), Config: rpcapi.OptOf(processed)})
+		supply, err := s.GetTokenSupply(ctx, &rpcapi.GetTokenSupplyParams{Mint: mint.PublicKey(), Config: rpcapi.OptOf(processed)})
 		if err != nil || supply.Value.Amount != "5000" {
 			t.Errorf("%s: supply %+v, %v", program, supply.Value, err)
 		}
-		largest, err := s.GetTokenLargestAccounts(ctx, &rpcapi.GetTokenLargestAccountsParams{Mint: mint.PublicKey().String(), Config: rpcapi.OptOf(processed)})
+		largest, err := s.GetTokenLargestAccounts(ctx, &rpcapi.GetTokenLargestAccountsParams{Mint: mint.PublicKey(), Config: rpcapi.OptOf(processed)})
 		if err != nil || len(largest.Value) != 2 || largest.Value[0].Address != aliceAcct.PublicKey().String() || largest.Value[0].Amount != "3500" {
 			t.Errorf("%s: largest %s, %v", program, tkJSON(t, largest.Value), err)
 		}
 		cfg := &rpcapi.AccountInfoConfig{Encoding: tkPtr(rpcapi.AccountEncodingJsonParsed), Commitment: tkPtr(rpcapi.CommitmentProcessed)}
-		byOwner, err := s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: bob.PublicKey().String(),
+		byOwner, err := s.GetTokenAccountsByOwner(ctx, &rpcapi.GetTokenAccountsByOwnerParams{Owner: bob.PublicKey(),
 			Filter: rpcapi.TokenAccountsFilter{ProgramId: &rpcapi.TokenAccountsFilterProgramId{ProgramId: program.String()}}, Config: rpcapi.OptOf(cfg)})
 		if err != nil || len(byOwner.Value) != 1 || byOwner.Value[0].Pubkey != bobAcct.PublicKey().String() {
 			t.Fatalf("%s: by owner %s, %v", program, tkJSON(t, byOwner.Value), err)
@@ -90,7 +90,7 @@ func TestTokenMethodsWithTransactions(t *testing.T) {
 		if s := tkJSON(t, byOwner.Value[0].Account.Data); !strings.Contains(s, `"delegate":"`+delegate.PublicKey().String()+`","delegatedAmount":{"amount":"100","decimals":3,"uiAmount":0.1,"uiAmountString":"0.1"}`) {
 			t.Errorf("%s: parsed account %s", program, s)
 		}
-		byDelegate, err := s.GetTokenAccountsByDelegate(ctx, &rpcapi.GetTokenAccountsByDelegateParams{Delegate: delegate.PublicKey().String(),
+		byDelegate, err := s.GetTokenAccountsByDelegate(ctx, &rpcapi.GetTokenAccountsByDelegateParams{Delegate: delegate.PublicKey(),
 			Filter: rpcapi.TokenAccountsFilter{Mint: &rpcapi.TokenAccountsFilterMint{Mint: mint.PublicKey().String()}}, Config: rpcapi.OptOf(cfg)})
 		if err != nil || len(byDelegate.Value) != 1 || byDelegate.Value[0].Pubkey != bobAcct.PublicKey().String() {
 			t.Errorf("%s: by delegate %s, %v", program, tkJSON(t, byDelegate.Value), err)
@@ -107,7 +107,7 @@ func TestTokenMethodsWithTransactions(t *testing.T) {
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
-		tx, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: sig.String(), Config: rpcapi.Some(rpcapi.GetTransactionConfig{
+		tx, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: sig, Config: rpcapi.Some(rpcapi.GetTransactionConfig{
 			Config: &rpcapi.TransactionConfig{Commitment: tkPtr(rpcapi.CommitmentConfirmed), Encoding: tkPtr(rpcapi.TransactionEncodingJsonParsed)}})})
 		if err != nil {
 			t.Fatal(err)

@@ -277,10 +277,7 @@ func simulatedAccounts(bank *ledger.Bank, keys []core.Pubkey, res *runtime.Resul
 // recipient past the per-time cap get errors that say so, and none of these is logged (a client can repeat them
 // at will).
 func (s *Server) RequestAirdrop(ctx context.Context, p *rpcapi.RequestAirdropParams) (rpcapi.RequestAirdropResult, error) {
-	to, err := decodedPubkey(p.PubkeyBytes())
-	if err != nil {
-		return "", err
-	}
+	to := p.Pubkey
 	sig, err := s.ledger.Airdrop(ctx, to, p.Lamports)
 	var empty *ledger.FaucetEmptyError
 	var limited *ledger.FaucetLimitError
@@ -306,10 +303,7 @@ func (s *Server) GetSignatureStatuses(ctx context.Context, p *rpcapi.GetSignatur
 	if len(p.Signatures) > 256 {
 		return out, rpcapi.NewInvalidParamsError("Too many inputs provided; max 256")
 	}
-	sigs, err := decodedSignatures(p.SignaturesBytes())
-	if err != nil {
-		return out, err
-	}
+	sigs := p.Signatures
 	search := p.Config.OrZero().SearchTransactionHistory
 	// The reference reads statuses from its processed bank, the newest frozen one it voted on, and answers in its
 	// context: a transaction of the working bank has no status yet, and the context slot is the frozen one. Both
@@ -348,11 +342,7 @@ type addressSignature struct {
 
 // signaturesForAddress is the common part of getSignaturesForAddress and its deprecated form.
 // The keys come as the generated accessors return them (the bytes Validate decoded).
-func (s *Server) signaturesForAddress(address, before, until func() ([]byte, error), limit *uint64, c *rpcapi.Commitment, minContextSlot *uint64) ([]addressSignature, error) {
-	addr, err := decodedPubkey(address())
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) signaturesForAddress(addr core.Pubkey, before, until func() ([]byte, error), limit *uint64, c *rpcapi.Commitment, minContextSlot *uint64) ([]addressSignature, error) {
 	beforeSig, err := decodedOptionalSignature(before())
 	if err != nil {
 		return nil, err
@@ -412,7 +402,7 @@ func addressSignatureErr(rec *ledger.TxRecord) rpcapi.TransactionError {
 // GetSignaturesForAddress lists the confirmed transactions that mention an address, newest first.
 func (s *Server) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSignaturesForAddressParams) (rpcapi.GetSignaturesForAddressResult, error) {
 	cfg := p.Config.OrZero()
-	entries, err := s.signaturesForAddress(p.AddressBytes, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, cfg.MinContextSlot)
+	entries, err := s.signaturesForAddress(p.Address, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, cfg.MinContextSlot)
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +428,7 @@ func (s *Server) GetSignaturesForAddress(ctx context.Context, p *rpcapi.GetSigna
 // GetConfirmedSignaturesForAddress2 is the deprecated getSignaturesForAddress, without confirmationStatus.
 func (s *Server) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcapi.GetConfirmedSignaturesForAddress2Params) (rpcapi.GetConfirmedSignaturesForAddress2Result, error) {
 	cfg := p.Config.OrZero()
-	entries, err := s.signaturesForAddress(p.AddressBytes, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, nil)
+	entries, err := s.signaturesForAddress(p.Address, cfg.BeforeBytes, cfg.UntilBytes, cfg.Limit, cfg.Commitment, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -458,11 +448,7 @@ func (s *Server) GetConfirmedSignaturesForAddress2(ctx context.Context, p *rpcap
 
 // confirmedTransaction looks a transaction up at a history commitment and encodes it; nil when it is unknown or
 // not yet at that commitment.
-func (s *Server) confirmedTransaction(signature []byte, err error, c *rpcapi.Commitment, enc *rpcapi.TransactionEncoding, maxVersion *uint8) (*rpcapi.EncodedConfirmedTransactionWithMeta, error) {
-	sig, err := decodedSignature(signature, err)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) confirmedTransaction(sig core.Signature, c *rpcapi.Commitment, enc *rpcapi.TransactionEncoding, maxVersion *uint8) (*rpcapi.EncodedConfirmedTransactionWithMeta, error) {
 	level, err := historyCommitment(c)
 	if err != nil {
 		return nil, err
@@ -505,8 +491,7 @@ func (s *Server) GetTransaction(ctx context.Context, p *rpcapi.GetTransactionPar
 			c, enc, maxVersion = cfg.Commitment, cfg.Encoding, cfg.MaxSupportedTransactionVersion
 		}
 	}
-	sig, err := p.SignatureBytes()
-	return s.confirmedTransaction(sig, err, c, enc, maxVersion)
+	return s.confirmedTransaction(p.Signature, c, enc, maxVersion)
 }
 
 // GetConfirmedTransaction is the deprecated getTransaction: legacy transactions only, and a meta without rewards,
@@ -522,8 +507,7 @@ func (s *Server) GetConfirmedTransaction(ctx context.Context, p *rpcapi.GetConfi
 			c, enc = cfg.Commitment, cfg.Encoding
 		}
 	}
-	sig, err := p.SignatureBytes()
-	tx, err := s.confirmedTransaction(sig, err, c, enc, nil)
+	tx, err := s.confirmedTransaction(p.Signature, c, enc, nil)
 	if err != nil || tx == nil {
 		return nil, err
 	}

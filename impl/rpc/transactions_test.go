@@ -101,7 +101,7 @@ func txSend(t *testing.T, s *Server, tx *core.Transaction) string {
 func txStatus(t *testing.T, s *Server, sig string, history bool) *rpcapi.SignatureStatus {
 	t.Helper()
 	res, err := s.GetSignatureStatuses(context.Background(), &rpcapi.GetSignatureStatusesParams{
-		Signatures: []string{sig},
+		Signatures: mustSignatures([]string{sig}),
 		Config:     rpcapi.Some(rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: history}),
 	})
 	if err != nil {
@@ -467,7 +467,7 @@ func TestRequestAirdrop(t *testing.T) {
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
-	sig, err := s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: to.String(), Lamports: 5_000_000_000,
+	sig, err := s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: to, Lamports: 5_000_000_000,
 		Config: rpcapi.Some(rpcapi.CommitmentConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)})})
 	if err != nil {
 		t.Fatal(err)
@@ -479,9 +479,9 @@ func TestRequestAirdrop(t *testing.T) {
 	if a, ok := l.Bank(ledger.Processed).GetAccount(to); !ok || a.Lamports != 5_000_000_000 {
 		t.Errorf("got account %+v", a)
 	}
-	_, err = s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: to.String(), Lamports: ledger.DefaultAirdropCap + 1})
+	_, err = s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: to, Lamports: ledger.DefaultAirdropCap + 1})
 	txWantError(t, err, -32603, "Internal error")
-	_, err = s.RequestAirdrop(ctx, &rpcapi.RequestAirdropParams{Pubkey: "abc", Lamports: 1})
+	_, err = viaJSON(s.RequestAirdrop, "abc", 1)
 	txWantError(t, err, -32602, "")
 }
 
@@ -506,7 +506,7 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 		if ok != nil || ex[0] == nil {
 			t.Fatalf("the ledger has no status of the sent transaction: %v", ok)
 		}
-		res, err := s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{sig}})
+		res, err := s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: mustSignatures([]string{sig})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -555,7 +555,7 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 	txJSONEqual(t, st.Status, `{"Err":{"InstructionError":[0,{"Custom":1}]}}`)
 
 	unknown := core.Signature{1}.String()
-	res, err := s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{unknown, sig},
+	res, err := s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: mustSignatures([]string{unknown, sig}),
 		Config: rpcapi.Some(rpcapi.GetSignatureStatusesConfig{SearchTransactionHistory: true})})
 	if err != nil {
 		t.Fatal(err)
@@ -568,9 +568,9 @@ func TestSignatureStatusLifecycle(t *testing.T) {
 	for i := range many {
 		many[i] = unknown
 	}
-	_, err = s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: many})
+	_, err = viaJSON(s.GetSignatureStatuses, many)
 	txWantError(t, err, -32602, "Too many inputs provided; max 256")
-	_, err = s.GetSignatureStatuses(ctx, &rpcapi.GetSignatureStatusesParams{Signatures: []string{"bad"}})
+	_, err = viaJSON(s.GetSignatureStatuses, []string{"bad"})
 	txWantError(t, err, -32602, "Invalid param: WrongSize")
 }
 
@@ -603,7 +603,7 @@ func TestGetSignaturesForAddress(t *testing.T) {
 
 	get := func(cfg *rpcapi.GetSignaturesForAddressConfig) []rpcapi.ConfirmedSignatureInfo {
 		t.Helper()
-		res, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest.String(), Config: rpcapi.OptOf(cfg)})
+		res, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest, Config: rpcapi.OptOf(cfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -685,13 +685,13 @@ func TestGetSignaturesForAddress(t *testing.T) {
 		{"bad before", &rpcapi.GetSignaturesForAddressConfig{Before: txPtr("xyz")}, -32602, "Invalid param: WrongSize"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest.String(), Config: rpcapi.OptOf(tc.cfg)})
+			_, err := s.GetSignaturesForAddress(ctx, &rpcapi.GetSignaturesForAddressParams{Address: dest, Config: rpcapi.OptOf(tc.cfg)})
 			txWantError(t, err, tc.code, tc.message)
 		})
 	}
 
 	t.Run("deprecated form", func(t *testing.T) {
-		res, err := s.GetConfirmedSignaturesForAddress2(ctx, &rpcapi.GetConfirmedSignaturesForAddress2Params{Address: dest.String(),
+		res, err := s.GetConfirmedSignaturesForAddress2(ctx, &rpcapi.GetConfirmedSignaturesForAddress2Params{Address: dest,
 			Config: rpcapi.Some(rpcapi.GetConfirmedSignaturesForAddress2Config{Limit: txPtr(uint64(3))})})
 		if err != nil {
 			t.Fatal(err)
@@ -731,7 +731,7 @@ func TestGetTransaction(t *testing.T) {
 	sig := txSend(t, s, tx)
 
 	get := func(cfg *rpcapi.GetTransactionConfig) (rpcapi.GetTransactionResult, error) {
-		return s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: sig, Config: rpcapi.OptOf(cfg)})
+		return s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.MustParseSignature(sig), Config: rpcapi.OptOf(cfg)})
 	}
 	confirmed := func(enc rpcapi.TransactionEncoding, maxVersion *uint8) *rpcapi.GetTransactionConfig {
 		return &rpcapi.GetTransactionConfig{Config: &rpcapi.TransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed), Encoding: &enc, MaxSupportedTransactionVersion: maxVersion}}
@@ -795,7 +795,7 @@ func TestGetTransaction(t *testing.T) {
 		}
 	})
 	t.Run("deprecated form", func(t *testing.T) {
-		res, err := s.GetConfirmedTransaction(ctx, &rpcapi.GetConfirmedTransactionParams{Signature: sig})
+		res, err := s.GetConfirmedTransaction(ctx, &rpcapi.GetConfirmedTransactionParams{Signature: core.MustParseSignature(sig)})
 		if err != nil || res == nil {
 			t.Fatalf("got %v, %v", res, err)
 		}
@@ -812,18 +812,18 @@ func TestGetTransaction(t *testing.T) {
 	t.Run("errors and null", func(t *testing.T) {
 		_, err := get(&rpcapi.GetTransactionConfig{Config: &rpcapi.TransactionConfig{Commitment: txPtr(rpcapi.CommitmentProcessed)}})
 		txWantError(t, err, -32602, "Method does not support commitment below `confirmed`")
-		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.Signature{3}.String()})
+		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.Signature{3}})
 		if err != nil || res != nil {
 			t.Fatalf("unknown signature: %v, %v", res, err)
 		}
-		_, err = s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: "0"})
+		_, err = viaJSON(s.GetTransaction, "0")
 		txWantError(t, err, -32602, "Invalid param: Invalid")
 	})
 
 	t.Run("not yet finalized is null at finalized", func(t *testing.T) {
 		fresh := core.NewTransferTx(payer, dest, 2_000_000, stRecentHash(l))
 		freshSig := txSend(t, s, fresh)
-		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: freshSig})
+		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.MustParseSignature(freshSig)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -831,7 +831,7 @@ func TestGetTransaction(t *testing.T) {
 			t.Fatalf("got a transaction above the root at finalized: %v", txJSON(t, res))
 		}
 		waitFinalized(t, l)
-		if res, err = s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: freshSig}); err != nil || res == nil {
+		if res, err = s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.MustParseSignature(freshSig)}); err != nil || res == nil {
 			t.Fatalf("after finality: %v, %v", res, err)
 		}
 	})
@@ -839,16 +839,16 @@ func TestGetTransaction(t *testing.T) {
 	t.Run("version 0", func(t *testing.T) {
 		v0 := txSendV0(t, s, l, payer, dest)
 		txWaitConfirmed(t, l)
-		_, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: v0, Config: rpcapi.OptOf(confirmed("json", nil))})
+		_, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.MustParseSignature(v0), Config: rpcapi.OptOf(confirmed("json", nil))})
 		txWantError(t, err, -32015, `Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0`)
-		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: v0, Config: rpcapi.OptOf(confirmed("json", txPtr(uint8(0))))})
+		res, err := s.GetTransaction(ctx, &rpcapi.GetTransactionParams{Signature: core.MustParseSignature(v0), Config: rpcapi.OptOf(confirmed("json", txPtr(uint8(0))))})
 		if err != nil {
 			t.Fatal(err)
 		}
 		keys := txKeys(t, res)
 		txJSONEqual(t, keys["version"], `0`)
 		txJSONEqual(t, txKeys(t, keys["transaction"])["message"].(map[string]any)["addressTableLookups"], `[]`)
-		_, err = s.GetConfirmedTransaction(ctx, &rpcapi.GetConfirmedTransactionParams{Signature: v0,
+		_, err = s.GetConfirmedTransaction(ctx, &rpcapi.GetConfirmedTransactionParams{Signature: core.MustParseSignature(v0),
 			Config: rpcapi.Some(rpcapi.GetConfirmedTransactionConfig{Config: &rpcapi.ConfirmedTransactionConfig{Commitment: txPtr(rpcapi.CommitmentConfirmed)}})})
 		txWantError(t, err, -32015, "")
 	})

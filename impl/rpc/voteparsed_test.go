@@ -45,14 +45,14 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 	parsed := &rpcapi.AccountInfoConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)}
 
 	for _, c := range []struct{ key, want string }{{g.Vote.PublicKey().String(), voteAccount}, {g.Stake.PublicKey().String(), stakeAccount}} {
-		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: c.key, Config: rpcapi.OptOf(parsed)})
+		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: core.MustParsePubkey(string(c.key)), Config: rpcapi.OptOf(parsed)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkExactJSON(t, "getAccountInfo "+c.key, r.Value, c.want)
 	}
 	m, err := s.GetMultipleAccounts(ctx, &rpcapi.GetMultipleAccountsParams{
-		Pubkeys: []rpcapi.Pubkey{g.Stake.PublicKey().String(), g.Vote.PublicKey().String()}, Config: rpcapi.OptOf(parsed)})
+		Pubkeys: []core.Pubkey{g.Stake.PublicKey(), g.Vote.PublicKey()}, Config: rpcapi.OptOf(parsed)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestVoteAndStakeAccountsJSONParsed(t *testing.T) {
 		key     string
 		want    string
 	}{{core.VoteProgramID, g.Vote.PublicKey().String(), voteAccount}, {core.StakeProgramID, g.Stake.PublicKey().String(), stakeAccount}} {
-		p, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: c.program.String(),
+		p, err := s.GetProgramAccounts(ctx, &rpcapi.GetProgramAccountsParams{ProgramId: c.program,
 			Config: rpcapi.Some(rpcapi.ProgramAccountsConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed)})})
 		if err != nil {
 			t.Fatal(err)
@@ -92,7 +92,7 @@ func TestVoteAccountJSONParsedWhileVoting(t *testing.T) {
 	ctx := context.Background()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: l.VoteAccount().String(),
+		r, err := s.GetAccountInfo(ctx, &rpcapi.GetAccountInfoParams{Pubkey: l.VoteAccount(),
 			Config: rpcapi.Some(rpcapi.AccountInfoConfig{Encoding: stPtr(rpcapi.AccountEncodingJsonParsed), Commitment: stPtr(rpcapi.CommitmentProcessed)})})
 		if err != nil {
 			t.Fatal(err)

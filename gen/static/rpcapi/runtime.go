@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/mr-tron/base58"
+
+	"ledgerd/impl/core"
 )
 
 // Error is the one error type of the service: a JSON-RPC error object. Handlers return it (possibly wrapped); the
@@ -116,6 +118,60 @@ func decodeBase58(s string, size int, custom string) ([]byte, error) {
 		return nil, NewInvalidParamsError("Invalid param: WrongSize")
 	}
 	return b, nil
+}
+
+// The parsers of key, signature and hash params: impl/core's, with the reference node's texts for their errors
+// (Invalid param: WrongSize, Invalid param: Invalid), or the schema's x-error-message when it has one.
+
+func parsePubkey(s, custom string) (core.Pubkey, error) {
+	k, err := core.ParsePubkey(s)
+	return k, base58Error(err, custom)
+}
+
+func parseSignature(s, custom string) (core.Signature, error) {
+	sig, err := core.ParseSignature(s)
+	return sig, base58Error(err, custom)
+}
+
+func parseHash(s, custom string) (core.Hash, error) {
+	h, err := core.ParseHash(s)
+	return h, base58Error(err, custom)
+}
+
+func parsePubkeyList(list []string, custom string) ([]core.Pubkey, error) {
+	return parseList(list, custom, parsePubkey)
+}
+
+func parseSignatureList(list []string, custom string) ([]core.Signature, error) {
+	return parseList(list, custom, parseSignature)
+}
+
+func parseHashList(list []string, custom string) ([]core.Hash, error) {
+	return parseList(list, custom, parseHash)
+}
+
+// parseList parses each value of a list, stopping at the first error.
+func parseList[T any](list []string, custom string, parse func(s, custom string) (T, error)) ([]T, error) {
+	out := make([]T, len(list))
+	for i, s := range list {
+		v, err := parse(s, custom)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func base58Error(err error, custom string) error {
+	switch {
+	case err == nil:
+		return nil
+	case custom != "":
+		return NewInvalidParamsError(custom)
+	default:
+		return NewInvalidParamsError("Invalid param: " + err.Error())
+	}
 }
 
 // decodeBase58List decodes each value of a list as decodeBase58 does, stopping at the first error.

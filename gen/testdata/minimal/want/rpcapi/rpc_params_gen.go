@@ -3,27 +3,21 @@
 
 package rpcapi
 
+import core "ledgerd/impl/core"
+
 // GetItemsParams are the positional params of getItems.
 type GetItemsParams struct {
-	Keys      []Pubkey
-	Config    Opt[GetItemsConfig]
-	keysBytes [][]byte // set by Validate
+	Keys     []core.Pubkey
+	Config   Opt[GetItemsConfig]
+	keysText *[]Pubkey // the wire text, which Validate decodes
 }
 
-// KeysBytes returns each key of keys decoded from base 58 (32 bytes each): kept by Validate, which the dispatcher runs
-// before the handler, or decoded now with Validate's error when it has not run.
-func (p *GetItemsParams) KeysBytes() ([][]byte, error) {
-	if p.keysBytes != nil {
-		return p.keysBytes, nil
-	}
-	return decodeBase58List(p.Keys, 32, "")
-}
 func (p *GetItemsParams) UnmarshalJSON(data []byte) error {
 	list, err := splitParams(data, 2)
 	if err != nil {
 		return err
 	}
-	if err := decodeParam(list, 0, "keys", true, &p.Keys); err != nil {
+	if err := decodeParam(list, 0, "keys", true, &p.keysText); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {

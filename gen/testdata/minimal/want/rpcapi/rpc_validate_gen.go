@@ -5,12 +5,19 @@ package rpcapi
 
 // Validate checks the params of getItems against the schema; a failure is a -32602 *Error.
 func (p *GetItemsParams) Validate() error {
-	var err error
-	if len(p.Keys) > 2 {
-		return invalidParam("keys", "must have at most 2 items", "Too many inputs provided; max 2")
-	}
-	if p.keysBytes, err = decodeBase58List(p.Keys, 32, ""); err != nil {
-		return err
+	if p.keysText != nil {
+		if len((*p.keysText)) > 2 {
+			return invalidParam("keys", "must have at most 2 items", "Too many inputs provided; max 2")
+		}
+		decoded, err := parsePubkeyList(*p.keysText, "")
+		if err != nil {
+			return err
+		}
+		p.Keys = decoded
+	} else {
+		if len(p.Keys) > 2 {
+			return invalidParam("keys", "must have at most 2 items", "Too many inputs provided; max 2")
+		}
 	}
 	if p.Config.ok {
 		if err := (&p.Config.v).validate("config"); err != nil {
