@@ -19,7 +19,8 @@ import (
 // mean something else (the ledger's storage errors say which read failed, a token instruction is
 // getAccountDataSize), so only the packages that serve, call or check methods are held to it. JSON text in raw
 // strings (request bodies of transcript tests) is the wire, not a name, and is left alone.
-var methodNameDirs = []string{"impl/rpc", "impl/pubsub", "impl/node", "impl/health", "impl/metrics", "cmd", "conformance"}
+var methodNameDirs = []string{"impl/rpc", "impl/pubsub", "impl/node", "impl/follow", "impl/health", "impl/metrics", "cmd",
+	"conformance"}
 
 func TestNoHandTypedMethodNames(t *testing.T) {
 	t.Parallel()

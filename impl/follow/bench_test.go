@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ledgerd/generated/rpcapi"
 	"ledgerd/generated/rpcclient"
 	"ledgerd/impl/core"
 	"ledgerd/impl/ledger"
@@ -59,7 +60,7 @@ func BenchmarkFollowerLag(b *testing.B) {
 			b.Fatal(err)
 		}
 		var sig string
-		if err := c.Call(ctx, "sendTransaction", []any{base64.StdEncoding.EncodeToString(tx.Serialize()),
+		if err := c.Call(ctx, rpcapi.MethodSendTransaction, []any{base64.StdEncoding.EncodeToString(tx.Serialize()),
 			map[string]any{"encoding": "base64", "skipPreflight": true}}, &sig); err != nil {
 			b.Fatal(err)
 		}
@@ -118,7 +119,7 @@ func BenchmarkFollowerLag(b *testing.B) {
 					return
 				}
 				var sig string
-				if err := cl.Call(ctx, "sendTransaction", []any{wire[i], map[string]any{"encoding": "base64", "skipPreflight": true}}, &sig); err != nil {
+				if err := cl.Call(ctx, rpcapi.MethodSendTransaction, []any{wire[i], map[string]any{"encoding": "base64", "skipPreflight": true}}, &sig); err != nil {
 					failed.Add(1)
 				}
 			}

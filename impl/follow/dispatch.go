@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"ledgerd/generated/rpcapi"
 )
 
 // Caller is the node's method dispatcher (impl/jsonrpc's Dispatcher, rpcapi.Dispatcher).
@@ -13,13 +15,13 @@ type Caller interface {
 }
 
 // forwarded are the methods a follower hands to its leader: they make transactions the leader's producer runs.
-var forwarded = map[string]bool{"sendTransaction": true, "requestAirdrop": true}
+var forwarded = map[string]bool{rpcapi.MethodSendTransaction: true, rpcapi.MethodRequestAirdrop: true}
 
 // local are the developer's and replication methods a follower answers itself: they change nothing.
-var local = map[string]bool{"surfnet_getSurfnetInfo": true, "ledgerd_getGenesis": true, "ledgerd_getBlockRecords": true}
+var local = map[string]bool{rpcapi.MethodSurfnetGetSurfnetInfo: true, rpcapi.MethodLedgerdGetGenesis: true, rpcapi.MethodLedgerdGetBlockRecords: true}
 
 // answerStopped are the methods a stopped follower still answers: what it is, and that it is unhealthy.
-var answerStopped = map[string]bool{"getHealth": true, "getVersion": true, "getIdentity": true, "getGenesisHash": true}
+var answerStopped = map[string]bool{rpcapi.MethodGetHealth: true, rpcapi.MethodGetVersion: true, rpcapi.MethodGetIdentity: true, rpcapi.MethodGetGenesisHash: true}
 
 // codedError is a JSON-RPC error of the follower's own (the transports read its code with errors.As).
 type codedError struct {

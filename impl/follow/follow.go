@@ -119,7 +119,7 @@ func Prepare(ctx context.Context, cfg Config) (*Follower, error) {
 	var g rpcapi.GenesisRecord
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	if callErr := f.client.Call(rctx, "ledgerd_getGenesis", nil, &g); callErr != nil {
+	if callErr := f.client.Call(rctx, rpcapi.MethodLedgerdGetGenesis, nil, &g); callErr != nil {
 		// A follower that already holds the chain starts without its leader, serves what it holds, and follows
 		// once the leader answers; a new one cannot.
 		if f.resume() == nil {
@@ -381,7 +381,7 @@ func (f *Follower) fetch(ctx context.Context, start uint64) (*rpcapi.BlockRecord
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
 	defer cancel()
 	var recs rpcapi.BlockRecords
-	if err := f.client.Call(ctx, "ledgerd_getBlockRecords", []any{start, batchBlocks}, &recs); err != nil {
+	if err := f.client.Call(ctx, rpcapi.MethodLedgerdGetBlockRecords, []any{start, batchBlocks}, &recs); err != nil {
 		return nil, fmt.Errorf("ledgerd_getBlockRecords from slot %d: %w", start, err)
 	}
 	return &recs, nil

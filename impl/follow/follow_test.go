@@ -120,14 +120,14 @@ func transfer(t *testing.T, url string, from core.Keypair, to core.Pubkey, lampo
 	var bh struct {
 		Value struct{ Blockhash string } `json:"value"`
 	}
-	result(t, call(t, url, "getLatestBlockhash", map[string]string{"commitment": "confirmed"}), &bh)
+	result(t, call(t, url, rpcapi.MethodGetLatestBlockhash, map[string]string{"commitment": "confirmed"}), &bh)
 	h, err := core.ParseHash(bh.Value.Blockhash)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tx := core.NewTransferTx(from, to, lamports, h)
 	var sig string
-	result(t, call(t, url, "sendTransaction", base64.StdEncoding.EncodeToString(tx.Serialize()),
+	result(t, call(t, url, rpcapi.MethodSendTransaction, base64.StdEncoding.EncodeToString(tx.Serialize()),
 		map[string]any{"encoding": "base64", "preflightCommitment": "processed"}), &sig)
 	return sig
 }
@@ -149,7 +149,7 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	t.Cleanup(func() { leader.Close(context.Background()) })
 	alice, bob := newKey(t), newKey(t)
 	var sig string
-	result(t, call(t, leader.HTTPURL, "requestAirdrop", alice.PublicKey().String(), 10*ledger.LamportsPerSOL), &sig)
+	result(t, call(t, leader.HTTPURL, rpcapi.MethodRequestAirdrop, alice.PublicKey().String(), 10*ledger.LamportsPerSOL), &sig)
 	advance(t, leader, 1)
 	f1 := startFollower(t, leader.HTTPURL)
 	for i := range 3 {
@@ -176,17 +176,17 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	// Through a follower: a transfer and an airdrop land on the leader.
 	viaFollower := transfer(t, f1.HTTPURL, alice, bob.PublicKey(), 7_000_000)
 	var airdrop string
-	result(t, call(t, f2.HTTPURL, "requestAirdrop", bob.PublicKey().String(), ledger.LamportsPerSOL), &airdrop)
+	result(t, call(t, f2.HTTPURL, rpcapi.MethodRequestAirdrop, bob.PublicKey().String(), ledger.LamportsPerSOL), &airdrop)
 	advance(t, leader, 4) // past the finality depth
 	var st struct {
 		Value []*struct{ Slot uint64 } `json:"value"`
 	}
-	result(t, call(t, leader.HTTPURL, "getSignatureStatuses", []string{viaFollower, airdrop}), &st)
+	result(t, call(t, leader.HTTPURL, rpcapi.MethodGetSignatureStatuses, []string{viaFollower, airdrop}), &st)
 	if st.Value[0] == nil || st.Value[1] == nil {
 		t.Fatalf("the leader does not hold what was sent through the followers: %+v", st.Value)
 	}
 	caughtUp(t, leader, f1, f2)
-	result(t, call(t, f2.HTTPURL, "getSignatureStatuses", []string{viaFollower}), &st)
+	result(t, call(t, f2.HTTPURL, rpcapi.MethodGetSignatureStatuses, []string{viaFollower}), &st)
 	if st.Value[0] == nil {
 		t.Fatal("the transfer sent through follower 1 is not seen on follower 2")
 	}
@@ -209,13 +209,13 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 		}
 		for s := uint64(0); s <= top; s++ {
 			reqs = append(reqs,
-				[]any{"getBlock", s, map[string]any{"commitment": c, "maxSupportedTransactionVersion": 0}},
-				[]any{"getBlock", s, map[string]any{"commitment": c, "encoding": "base64", "maxSupportedTransactionVersion": 0}})
+				[]any{rpcapi.MethodGetBlock, s, map[string]any{"commitment": c, "maxSupportedTransactionVersion": 0}},
+				[]any{rpcapi.MethodGetBlock, s, map[string]any{"commitment": c, "encoding": "base64", "maxSupportedTransactionVersion": 0}})
 		}
 		for _, k := range []core.Pubkey{alice.PublicKey(), bob.PublicKey(), leader.Ledger.VoteAccount(), leader.Genesis.Identity.PublicKey()} {
 			reqs = append(reqs,
-				[]any{"getAccountInfo", k.String(), map[string]any{"commitment": c, "encoding": "base64"}},
-				[]any{"getSignaturesForAddress", k.String(), map[string]any{"commitment": c}})
+				[]any{rpcapi.MethodGetAccountInfo, k.String(), map[string]any{"commitment": c, "encoding": "base64"}},
+				[]any{rpcapi.MethodGetSignaturesForAddress, k.String(), map[string]any{"commitment": c}})
 		}
 		for _, r := range reqs {
 			want := call(t, leader.HTTPURL, r[0].(string), r[1:]...)
@@ -235,14 +235,14 @@ func TestFollowersAgreeWithLeader(t *testing.T) {
 	}
 
 	// The developer's writes are the leader's to make.
-	reply := call(t, f1.HTTPURL, "surfnet_setAccount", bob.PublicKey().String(), map[string]any{"lamports": 5})
+	reply := call(t, f1.HTTPURL, rpcapi.MethodSurfnetSetAccount, bob.PublicKey().String(), map[string]any{"lamports": 5})
 	if !bytes.Contains(reply, []byte(`-32601`)) || !bytes.Contains(reply, []byte(leader.HTTPURL)) {
 		t.Errorf("surfnet_setAccount on a follower: %s", reply)
 	}
-	if reply := call(t, f1.HTTPURL, "getHealth"); !bytes.Contains(reply, []byte(`"ok"`)) {
+	if reply := call(t, f1.HTTPURL, rpcapi.MethodGetHealth); !bytes.Contains(reply, []byte(`"ok"`)) {
 		t.Errorf("a caught-up follower's health: %s", reply)
 	}
-	if reply := call(t, f1.HTTPURL, "getIdentity"); bytes.Contains(reply, []byte(leader.Genesis.IdentityPubkey())) {
+	if reply := call(t, f1.HTTPURL, rpcapi.MethodGetIdentity); bytes.Contains(reply, []byte(leader.Genesis.IdentityPubkey())) {
 		t.Errorf("a follower answers the leader's identity: %s", reply)
 	}
 }
@@ -256,11 +256,11 @@ func TestFollowerResumesAfterLeaderReturns(t *testing.T) {
 	port := strings.TrimPrefix(leader.HTTPURL, "http://127.0.0.1:")
 	alice := newKey(t)
 	var sig string
-	result(t, call(t, leader.HTTPURL, "requestAirdrop", alice.PublicKey().String(), ledger.LamportsPerSOL), &sig)
+	result(t, call(t, leader.HTTPURL, rpcapi.MethodRequestAirdrop, alice.PublicKey().String(), ledger.LamportsPerSOL), &sig)
 	advance(t, leader, 3)
 	f := startFollower(t, leader.HTTPURL)
 	caughtUp(t, leader, f)
-	if reply := call(t, f.HTTPURL, "getHealth"); !bytes.Contains(reply, []byte(`"ok"`)) {
+	if reply := call(t, f.HTTPURL, rpcapi.MethodGetHealth); !bytes.Contains(reply, []byte(`"ok"`)) {
 		t.Fatalf("health with the leader up: %s", reply)
 	}
 	if err := leader.Close(context.Background()); err != nil {
@@ -268,17 +268,17 @@ func TestFollowerResumesAfterLeaderReturns(t *testing.T) {
 	}
 
 	deadline := time.Now().Add(5 * time.Second)
-	for f.Follower.StreamError() == nil || !bytes.Contains(call(t, f.HTTPURL, "getHealth"), []byte(`-32005`)) {
+	for f.Follower.StreamError() == nil || !bytes.Contains(call(t, f.HTTPURL, rpcapi.MethodGetHealth), []byte(`-32005`)) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the leader is gone but the follower reports stream error %v, health %s", f.Follower.StreamError(),
-				call(t, f.HTTPURL, "getHealth"))
+				call(t, f.HTTPURL, rpcapi.MethodGetHealth))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if reply := call(t, f.HTTPURL, "getBalance", alice.PublicKey().String()); !bytes.Contains(reply, []byte(`"value":1000000000`)) {
+	if reply := call(t, f.HTTPURL, rpcapi.MethodGetBalance, alice.PublicKey().String()); !bytes.Contains(reply, []byte(`"value":1000000000`)) {
 		t.Errorf("reads while the leader is gone: %s", reply)
 	}
-	reply := call(t, f.HTTPURL, "requestAirdrop", alice.PublicKey().String(), 1)
+	reply := call(t, f.HTTPURL, rpcapi.MethodRequestAirdrop, alice.PublicKey().String(), 1)
 	if !bytes.Contains(reply, []byte(`-32603`)) || !bytes.Contains(reply, []byte("did not answer")) {
 		t.Errorf("an airdrop while the leader is gone: %s", reply)
 	}
@@ -294,7 +294,7 @@ func TestFollowerResumesAfterLeaderReturns(t *testing.T) {
 		t.Fatalf("a follower restarted while its leader is away: %v", err)
 	}
 	t.Cleanup(func() { f.Close(context.Background()) })
-	if reply := call(t, f.HTTPURL, "getBalance", alice.PublicKey().String()); !bytes.Contains(reply, []byte(`"value":1000000000`)) {
+	if reply := call(t, f.HTTPURL, rpcapi.MethodGetBalance, alice.PublicKey().String()); !bytes.Contains(reply, []byte(`"value":1000000000`)) {
 		t.Errorf("reads of a follower restarted while the leader is gone: %s", reply)
 	}
 
@@ -317,9 +317,9 @@ func TestFollowerResumesAfterLeaderReturns(t *testing.T) {
 		t.Errorf("the stream still reports %v", f.Follower.StreamError())
 	}
 	deadline = time.Now().Add(5 * time.Second)
-	for !bytes.Contains(call(t, f.HTTPURL, "getHealth"), []byte(`"ok"`)) {
+	for !bytes.Contains(call(t, f.HTTPURL, rpcapi.MethodGetHealth), []byte(`"ok"`)) {
 		if time.Now().After(deadline) {
-			t.Fatalf("health after the leader returned: %s", call(t, f.HTTPURL, "getHealth"))
+			t.Fatalf("health after the leader returned: %s", call(t, f.HTTPURL, rpcapi.MethodGetHealth))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -344,7 +344,7 @@ func TestFollowerStopsAtCheatWrites(t *testing.T) {
 	f := startFollower(t, leader.HTTPURL)
 	caughtUp(t, leader, f)
 	_, before, _ := f.Ledger.Slots()
-	call(t, leader.HTTPURL, "surfnet_setAccount", newKey(t).PublicKey().String(), map[string]any{"lamports": 5})
+	call(t, leader.HTTPURL, rpcapi.MethodSurfnetSetAccount, newKey(t).PublicKey().String(), map[string]any{"lamports": 5})
 	advance(t, leader, 2)
 	deadline := time.Now().Add(5 * time.Second)
 	for f.Follower.Fatal() == nil {
@@ -359,10 +359,10 @@ func TestFollowerStopsAtCheatWrites(t *testing.T) {
 	if _, now, _ := f.Ledger.Slots(); now != before {
 		t.Errorf("the follower replayed up to slot %d, past the cheat slot %d", now, before+1)
 	}
-	if reply := call(t, f.HTTPURL, "getHealth"); !bytes.Contains(reply, []byte(`-32005`)) {
+	if reply := call(t, f.HTTPURL, rpcapi.MethodGetHealth); !bytes.Contains(reply, []byte(`-32005`)) {
 		t.Errorf("health of a stopped follower: %s", reply)
 	}
-	if reply := call(t, f.HTTPURL, "getSlot"); !bytes.Contains(reply, []byte("stopped following")) {
+	if reply := call(t, f.HTTPURL, rpcapi.MethodGetSlot); !bytes.Contains(reply, []byte("stopped following")) {
 		t.Errorf("a read on a stopped follower: %s", reply)
 	}
 }
@@ -380,7 +380,7 @@ func TestFollowerStartsFromSnapshot(t *testing.T) {
 	t.Cleanup(func() { leader.Close(context.Background()) })
 	alice := newKey(t)
 	var sig string
-	result(t, call(t, leader.HTTPURL, "requestAirdrop", alice.PublicKey().String(), ledger.LamportsPerSOL), &sig)
+	result(t, call(t, leader.HTTPURL, rpcapi.MethodRequestAirdrop, alice.PublicKey().String(), ledger.LamportsPerSOL), &sig)
 	advance(t, leader, 8)
 	snaps := filepath.Join(dir, snapshot.DirName)
 	deadline := time.Now().Add(10 * time.Second)
@@ -403,8 +403,8 @@ func TestFollowerStartsFromSnapshot(t *testing.T) {
 	}
 	t.Cleanup(func() { f.Close(context.Background()) })
 	caughtUp(t, leader, f)
-	want := call(t, leader.HTTPURL, "getAccountInfo", alice.PublicKey().String(), map[string]any{"commitment": "confirmed"})
-	if got := call(t, f.HTTPURL, "getAccountInfo", alice.PublicKey().String(), map[string]any{"commitment": "confirmed"}); !bytes.Equal(got, want) {
+	want := call(t, leader.HTTPURL, rpcapi.MethodGetAccountInfo, alice.PublicKey().String(), map[string]any{"commitment": "confirmed"})
+	if got := call(t, f.HTTPURL, rpcapi.MethodGetAccountInfo, alice.PublicKey().String(), map[string]any{"commitment": "confirmed"}); !bytes.Equal(got, want) {
 		t.Errorf("follower %s, leader %s", got, want)
 	}
 }
@@ -477,7 +477,7 @@ func TestFollowerBehindIsUnhealthy(t *testing.T) {
 	advance(t, leader, 5)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		reply := call(t, f.HTTPURL, "getHealth")
+		reply := call(t, f.HTTPURL, rpcapi.MethodGetHealth)
 		if bytes.Contains(reply, []byte(`"code":-32005`)) && bytes.Contains(reply, []byte("Node is behind by 5 slots")) {
 			break
 		}

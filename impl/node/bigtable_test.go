@@ -180,10 +180,10 @@ func TestHistoryFromBigtableMatchesLocal(t *testing.T) {
 		t.Fatal(err)
 	}
 	staked := []string{l.Genesis.Vote.PublicKey().String(), l.Genesis.Stake.PublicKey().String()}
-	rewardQueries := []q{{"getBlock", []any{32, map[string]any{"transactionDetails": "none"}}},
-		{"getBlock", []any{64, map[string]any{"transactionDetails": "none"}}},
-		{"getInflationReward", []any{staked, map[string]any{"epoch": 0}}},
-		{"getInflationReward", []any{staked, map[string]any{"epoch": 1}}}}
+	rewardQueries := []q{{rpcapi.MethodGetBlock, []any{32, map[string]any{"transactionDetails": "none"}}},
+		{rpcapi.MethodGetBlock, []any{64, map[string]any{"transactionDetails": "none"}}},
+		{rpcapi.MethodGetInflationReward, []any{staked, map[string]any{"epoch": 0}}},
+		{rpcapi.MethodGetInflationReward, []any{staked, map[string]any{"epoch": 1}}}}
 	for _, qq := range rewardQueries {
 		res, e := btCall(t, url, qq.method, qq.params...)
 		if e != nil {
