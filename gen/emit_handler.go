@@ -223,7 +223,9 @@ func emitParams(ir *IR) *jen.File {
 		}
 		for _, p := range m.Params {
 			if p.Text != nil {
-				fields = append(fields, jen.Id(textField(p.GoName)).Op("*").Add(typ(plainText(p.Text), "")).Comment("the wire text, which Validate decodes"))
+				fields = append(fields,
+					jen.Id(textField(p.GoName)).Add(typ(plainText(p.Text), "")).Comment("the wire text, which Validate decodes"),
+					jen.Id(readField(p.GoName)).Bool().Comment("the text was sent (a required param sent as null is, and fails as text)"))
 			}
 		}
 		f.Comment(fmt.Sprintf("%s are the positional params of %s.", name, m.Name))
@@ -244,6 +246,13 @@ func emitParams(ir *IR) *jen.File {
 				dst = jen.Op("&").Id("p").Dot(textField(p.GoName))
 			}
 			dec = append(dec, jen.If(jen.Err().Op(":=").Id("decodeParam").Call(jen.Id("list"), jen.Lit(i), jen.Lit(p.Name), jen.Lit(p.Required), dst), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			if p.Text != nil {
+				read := jen.Id("given").Call(jen.Id("list"), jen.Lit(i))
+				if p.Required {
+					read = jen.Lit(i).Op("<").Len(jen.Id("list"))
+				}
+				dec = append(dec, jen.Id("p").Dot(readField(p.GoName)).Op("=").Add(read))
+			}
 		}
 		if m.RejectsProcessed {
 			// The commitment of the last params element, read from the param it was decoded into rather than

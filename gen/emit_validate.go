@@ -339,16 +339,17 @@ func (v *validator) decodeCore(p *Param) []jen.Code {
 	case TPtr:
 		decoded = jen.Op("&").Add(decoded)
 	}
-	fromText := append(v.check(withoutFormat(plain), "(*"+text+")", path),
-		jen.List(jen.Id("decoded"), jen.Err()).Op(":=").Id(fn).Call(jen.Op("*").Id(text), jen.Lit(core.C.Message)),
+	fromText := append(v.check(withoutFormat(plain), text, path),
+		jen.List(jen.Id("decoded"), jen.Err()).Op(":=").Id(fn).Call(jen.Id(text), jen.Lit(core.C.Message)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Id(field).Op("=").Add(decoded),
 	)
 	inGo := v.check(withoutFormat(p.Type), field, path)
+	read := jen.Id("p." + readField(p.GoName))
 	if len(inGo) == 0 {
-		return []jen.Code{jen.If(jen.Id(text).Op("!=").Nil()).Block(fromText...)}
+		return []jen.Code{jen.If(read).Block(fromText...)}
 	}
-	return []jen.Code{jen.If(jen.Id(text).Op("!=").Nil()).Block(fromText...).Else().Block(inGo...)}
+	return []jen.Code{jen.If(read).Block(fromText...).Else().Block(inGo...)}
 }
 
 // plainText is the type of a param's wire text without its Opt or pointer: what the hidden text field points to.
@@ -359,8 +360,9 @@ func plainText(t *GoType) *GoType {
 	return t
 }
 
-// textField names the unexported field that holds a param's wire text.
+// textField names the unexported field that holds a param's wire text, and readField the one that says it was read.
 func textField(goName string) string { return lowerFirst(goName) + "Text" }
+func readField(goName string) string { return lowerFirst(goName) + "Read" }
 
 // keptType is the Go type of a kept field: the bytes of one value or of each value of a list.
 func (d b58) keptType() *jen.Statement {

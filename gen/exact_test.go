@@ -103,6 +103,7 @@ func TestValidateDecodesKeysIntoCoreValues(t *testing.T) {
 	}
 	for raw, msg := range map[string]string{
 		`["0"]`:    "Invalid param: Invalid",
+		`[null]`:   "Invalid param: WrongSize", // a required key sent as null is the empty text, as the reference reads it
 		`["1111"]`: "Invalid param: WrongSize",
 		`["111111111111111111111111111111111111111111111"]`: "Invalid param: WrongSize",
 	} {

@@ -9,7 +9,8 @@ import core "ledgerd/impl/core"
 type GetAccountInfoParams struct {
 	Pubkey     core.Pubkey            // Address of the account to read.
 	Config     Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	pubkeyText *Pubkey                // the wire text, which Validate decodes
+	pubkeyText Pubkey                 // the wire text, which Validate decodes
+	pubkeyRead bool                   // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetAccountInfoParams) UnmarshalJSON(data []byte) error {
@@ -20,6 +21,7 @@ func (p *GetAccountInfoParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -33,7 +35,8 @@ func (p GetAccountInfoParams) MarshalJSON() ([]byte, error) {
 type GetBalanceParams struct {
 	Pubkey     core.Pubkey        // Address of the account to query.
 	Config     Opt[ContextConfig] // Commitment and minimum context slot.
-	pubkeyText *Pubkey            // the wire text, which Validate decodes
+	pubkeyText Pubkey             // the wire text, which Validate decodes
+	pubkeyRead bool               // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetBalanceParams) UnmarshalJSON(data []byte) error {
@@ -44,6 +47,7 @@ func (p *GetBalanceParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -57,7 +61,8 @@ func (p GetBalanceParams) MarshalJSON() ([]byte, error) {
 type GetMultipleAccountsParams struct {
 	Pubkeys     []core.Pubkey          // Addresses of the accounts to read, at most 100.
 	Config      Opt[AccountInfoConfig] // Commitment, data encoding (default `base64`), data slice and minimum context slot.
-	pubkeysText *[]Pubkey              // the wire text, which Validate decodes
+	pubkeysText []Pubkey               // the wire text, which Validate decodes
+	pubkeysRead bool                   // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetMultipleAccountsParams) UnmarshalJSON(data []byte) error {
@@ -68,6 +73,7 @@ func (p *GetMultipleAccountsParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkeys", true, &p.pubkeysText); err != nil {
 		return err
 	}
+	p.pubkeysRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -81,7 +87,8 @@ func (p GetMultipleAccountsParams) MarshalJSON() ([]byte, error) {
 type GetProgramAccountsParams struct {
 	ProgramId     core.Pubkey                // Address of the program that owns the accounts.
 	Config        Opt[ProgramAccountsConfig] // Commitment, data encoding (default `binary`), data slice, filters (at most 4), withContext, sortResults and...
-	programIdText *Pubkey                    // the wire text, which Validate decodes
+	programIdText Pubkey                     // the wire text, which Validate decodes
+	programIdRead bool                       // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetProgramAccountsParams) UnmarshalJSON(data []byte) error {
@@ -92,6 +99,7 @@ func (p *GetProgramAccountsParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
+	p.programIdRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -167,7 +175,8 @@ type RequestAirdropParams struct {
 	Pubkey     core.Pubkey           // Address to receive the lamports.
 	Lamports   Lamports              // Amount to airdrop, in lamports.
 	Config     Opt[CommitmentConfig] // Commitment.
-	pubkeyText *Pubkey               // the wire text, which Validate decodes
+	pubkeyText Pubkey                // the wire text, which Validate decodes
+	pubkeyRead bool                  // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *RequestAirdropParams) UnmarshalJSON(data []byte) error {
@@ -178,6 +187,7 @@ func (p *RequestAirdropParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "lamports", true, &p.Lamports); err != nil {
 		return err
 	}
@@ -331,7 +341,8 @@ func (p GetBlockTimeParams) MarshalJSON() ([]byte, error) {
 type SurfnetSetAccountParams struct {
 	Pubkey     core.Pubkey   // The account to write.
 	Update     AccountUpdate // The fields to set.
-	pubkeyText *Pubkey       // the wire text, which Validate decodes
+	pubkeyText Pubkey        // the wire text, which Validate decodes
+	pubkeyRead bool          // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SurfnetSetAccountParams) UnmarshalJSON(data []byte) error {
@@ -342,6 +353,7 @@ func (p *SurfnetSetAccountParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "update", true, &p.Update); err != nil {
 		return err
 	}
@@ -357,9 +369,12 @@ type SurfnetSetTokenAccountParams struct {
 	Mint             core.Pubkey        // The token's mint.
 	Update           TokenAccountUpdate // The fields to set.
 	TokenProgram     Opt[core.Pubkey]   // The token program (default SPL Token).
-	ownerText        *Pubkey            // the wire text, which Validate decodes
-	mintText         *Pubkey            // the wire text, which Validate decodes
-	tokenProgramText *Pubkey            // the wire text, which Validate decodes
+	ownerText        Pubkey             // the wire text, which Validate decodes
+	ownerRead        bool               // the text was sent (a required param sent as null is, and fails as text)
+	mintText         Pubkey             // the wire text, which Validate decodes
+	mintRead         bool               // the text was sent (a required param sent as null is, and fails as text)
+	tokenProgramText Pubkey             // the wire text, which Validate decodes
+	tokenProgramRead bool               // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SurfnetSetTokenAccountParams) UnmarshalJSON(data []byte) error {
@@ -370,15 +385,18 @@ func (p *SurfnetSetTokenAccountParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "owner", true, &p.ownerText); err != nil {
 		return err
 	}
+	p.ownerRead = 0 < len(list)
 	if err := decodeParam(list, 1, "mint", true, &p.mintText); err != nil {
 		return err
 	}
+	p.mintRead = 1 < len(list)
 	if err := decodeParam(list, 2, "update", true, &p.Update); err != nil {
 		return err
 	}
 	if err := decodeParam(list, 3, "tokenProgram", false, &p.tokenProgramText); err != nil {
 		return err
 	}
+	p.tokenProgramRead = given(list, 3)
 	return nil
 }
 func (p SurfnetSetTokenAccountParams) MarshalJSON() ([]byte, error) {
@@ -408,7 +426,8 @@ func (p SurfnetTimeTravelParams) MarshalJSON() ([]byte, error) {
 type SurfnetResetAccountParams struct {
 	Pubkey     core.Pubkey             // The account to reset.
 	Config     Opt[ResetAccountConfig] // Whether to reset the accounts it owns too.
-	pubkeyText *Pubkey                 // the wire text, which Validate decodes
+	pubkeyText Pubkey                  // the wire text, which Validate decodes
+	pubkeyRead bool                    // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SurfnetResetAccountParams) UnmarshalJSON(data []byte) error {
@@ -419,6 +438,7 @@ func (p *SurfnetResetAccountParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -469,7 +489,8 @@ func (p LedgerdRevertParams) MarshalJSON() ([]byte, error) {
 // LedgerdImpersonateParams are the positional params of ledgerd_impersonate.
 type LedgerdImpersonateParams struct {
 	Pubkey     core.Pubkey // The address to impersonate.
-	pubkeyText *Pubkey     // the wire text, which Validate decodes
+	pubkeyText Pubkey      // the wire text, which Validate decodes
+	pubkeyRead bool        // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *LedgerdImpersonateParams) UnmarshalJSON(data []byte) error {
@@ -480,6 +501,7 @@ func (p *LedgerdImpersonateParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	return nil
 }
 func (p LedgerdImpersonateParams) MarshalJSON() ([]byte, error) {
@@ -489,7 +511,8 @@ func (p LedgerdImpersonateParams) MarshalJSON() ([]byte, error) {
 // LedgerdStopImpersonatingParams are the positional params of ledgerd_stopImpersonating.
 type LedgerdStopImpersonatingParams struct {
 	Pubkey     core.Pubkey // The address to stop impersonating.
-	pubkeyText *Pubkey     // the wire text, which Validate decodes
+	pubkeyText Pubkey      // the wire text, which Validate decodes
+	pubkeyRead bool        // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *LedgerdStopImpersonatingParams) UnmarshalJSON(data []byte) error {
@@ -500,6 +523,7 @@ func (p *LedgerdStopImpersonatingParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	return nil
 }
 func (p LedgerdStopImpersonatingParams) MarshalJSON() ([]byte, error) {
@@ -548,8 +572,10 @@ func (p LedgerdSetBlockhashCheckParams) MarshalJSON() ([]byte, error) {
 type SurfnetSetProgramAuthorityParams struct {
 	ProgramId        core.Pubkey      // The upgradeable program.
 	NewAuthority     Opt[core.Pubkey] // The new upgrade authority; omitted, none.
-	programIdText    *Pubkey          // the wire text, which Validate decodes
-	newAuthorityText *Pubkey          // the wire text, which Validate decodes
+	programIdText    Pubkey           // the wire text, which Validate decodes
+	programIdRead    bool             // the text was sent (a required param sent as null is, and fails as text)
+	newAuthorityText Pubkey           // the wire text, which Validate decodes
+	newAuthorityRead bool             // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SurfnetSetProgramAuthorityParams) UnmarshalJSON(data []byte) error {
@@ -560,9 +586,11 @@ func (p *SurfnetSetProgramAuthorityParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
+	p.programIdRead = 0 < len(list)
 	if err := decodeParam(list, 1, "newAuthority", false, &p.newAuthorityText); err != nil {
 		return err
 	}
+	p.newAuthorityRead = given(list, 1)
 	return nil
 }
 func (p SurfnetSetProgramAuthorityParams) MarshalJSON() ([]byte, error) {
@@ -573,8 +601,10 @@ func (p SurfnetSetProgramAuthorityParams) MarshalJSON() ([]byte, error) {
 type SurfnetCloneProgramAccountParams struct {
 	SourceProgramId          core.Pubkey // The program to copy.
 	DestinationProgramId     core.Pubkey // Where the copy goes.
-	sourceProgramIdText      *Pubkey     // the wire text, which Validate decodes
-	destinationProgramIdText *Pubkey     // the wire text, which Validate decodes
+	sourceProgramIdText      Pubkey      // the wire text, which Validate decodes
+	sourceProgramIdRead      bool        // the text was sent (a required param sent as null is, and fails as text)
+	destinationProgramIdText Pubkey      // the wire text, which Validate decodes
+	destinationProgramIdRead bool        // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SurfnetCloneProgramAccountParams) UnmarshalJSON(data []byte) error {
@@ -585,9 +615,11 @@ func (p *SurfnetCloneProgramAccountParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "sourceProgramId", true, &p.sourceProgramIdText); err != nil {
 		return err
 	}
+	p.sourceProgramIdRead = 0 < len(list)
 	if err := decodeParam(list, 1, "destinationProgramId", true, &p.destinationProgramIdText); err != nil {
 		return err
 	}
+	p.destinationProgramIdRead = 1 < len(list)
 	return nil
 }
 func (p SurfnetCloneProgramAccountParams) MarshalJSON() ([]byte, error) {
@@ -600,8 +632,10 @@ type SurfnetWriteProgramParams struct {
 	Data          string           // The bytes to write, hex-encoded.
 	Offset        uint64           // Where in the ELF the bytes go.
 	Authority     Opt[core.Pubkey] // The upgrade authority to set (default the system program, as surfpool).
-	programIdText *Pubkey          // the wire text, which Validate decodes
-	authorityText *Pubkey          // the wire text, which Validate decodes
+	programIdText Pubkey           // the wire text, which Validate decodes
+	programIdRead bool             // the text was sent (a required param sent as null is, and fails as text)
+	authorityText Pubkey           // the wire text, which Validate decodes
+	authorityRead bool             // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
@@ -612,6 +646,7 @@ func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
+	p.programIdRead = 0 < len(list)
 	if err := decodeParam(list, 1, "data", true, &p.Data); err != nil {
 		return err
 	}
@@ -621,6 +656,7 @@ func (p *SurfnetWriteProgramParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 3, "authority", false, &p.authorityText); err != nil {
 		return err
 	}
+	p.authorityRead = given(list, 3)
 	return nil
 }
 func (p SurfnetWriteProgramParams) MarshalJSON() ([]byte, error) {
@@ -761,7 +797,8 @@ func (p LedgerdDumpStateParams) MarshalJSON() ([]byte, error) {
 type SurfnetOfflineAccountParams struct {
 	Pubkey     core.Pubkey               // The account (or program) to keep offline.
 	Config     Opt[OfflineAccountConfig] // Whether the accounts it owns are kept offline too.
-	pubkeyText *Pubkey                   // the wire text, which Validate decodes
+	pubkeyText Pubkey                    // the wire text, which Validate decodes
+	pubkeyRead bool                      // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SurfnetOfflineAccountParams) UnmarshalJSON(data []byte) error {
@@ -772,6 +809,7 @@ func (p *SurfnetOfflineAccountParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -823,7 +861,8 @@ func (p GetInflationGovernorParams) MarshalJSON() ([]byte, error) {
 type GetInflationRewardParams struct {
 	Addresses     []core.Pubkey    // The accounts (stake or vote accounts) to look up.
 	Config        Opt[EpochConfig] // Commitment (default finalized; at least confirmed), epoch (default the previous epoch) and minimum context ...
-	addressesText *[]Pubkey        // the wire text, which Validate decodes
+	addressesText []Pubkey         // the wire text, which Validate decodes
+	addressesRead bool             // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetInflationRewardParams) UnmarshalJSON(data []byte) error {
@@ -834,6 +873,7 @@ func (p *GetInflationRewardParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "addresses", true, &p.addressesText); err != nil {
 		return err
 	}
+	p.addressesRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -952,7 +992,8 @@ func (p GetConfirmedBlocksWithLimitParams) MarshalJSON() ([]byte, error) {
 type GetConfirmedSignaturesForAddress2Params struct {
 	Address     core.Pubkey
 	Config      Opt[GetConfirmedSignaturesForAddress2Config]
-	addressText *Pubkey // the wire text, which Validate decodes
+	addressText Pubkey // the wire text, which Validate decodes
+	addressRead bool   // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetConfirmedSignaturesForAddress2Params) UnmarshalJSON(data []byte) error {
@@ -963,6 +1004,7 @@ func (p *GetConfirmedSignaturesForAddress2Params) UnmarshalJSON(data []byte) err
 	if err := decodeParam(list, 0, "address", true, &p.addressText); err != nil {
 		return err
 	}
+	p.addressRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -982,7 +1024,8 @@ func (p GetConfirmedSignaturesForAddress2Params) MarshalJSON() ([]byte, error) {
 type GetConfirmedTransactionParams struct {
 	Signature     core.Signature
 	Config        Opt[GetConfirmedTransactionConfig] // A config object, or just the transaction encoding.
-	signatureText *Signature                         // the wire text, which Validate decodes
+	signatureText Signature                          // the wire text, which Validate decodes
+	signatureRead bool                               // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetConfirmedTransactionParams) UnmarshalJSON(data []byte) error {
@@ -993,6 +1036,7 @@ func (p *GetConfirmedTransactionParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "signature", true, &p.signatureText); err != nil {
 		return err
 	}
+	p.signatureRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1012,7 +1056,8 @@ func (p GetConfirmedTransactionParams) MarshalJSON() ([]byte, error) {
 type GetFeeCalculatorForBlockhashParams struct {
 	Blockhash     core.Hash // The blockhash to query, base-58.
 	Config        Opt[ContextConfig]
-	blockhashText *Hash // the wire text, which Validate decodes
+	blockhashText Hash // the wire text, which Validate decodes
+	blockhashRead bool // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetFeeCalculatorForBlockhashParams) UnmarshalJSON(data []byte) error {
@@ -1023,6 +1068,7 @@ func (p *GetFeeCalculatorForBlockhashParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "blockhash", true, &p.blockhashText); err != nil {
 		return err
 	}
+	p.blockhashRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1138,7 +1184,8 @@ func (p GetFeeForMessageParams) MarshalJSON() ([]byte, error) {
 // GetRecentPrioritizationFeesParams are the positional params of getRecentPrioritizationFees.
 type GetRecentPrioritizationFeesParams struct {
 	Addresses     Opt[[]core.Pubkey] // Account addresses (at most 128) that the transactions must write-lock.
-	addressesText *[]Pubkey          // the wire text, which Validate decodes
+	addressesText []Pubkey           // the wire text, which Validate decodes
+	addressesRead bool               // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetRecentPrioritizationFeesParams) UnmarshalJSON(data []byte) error {
@@ -1149,6 +1196,7 @@ func (p *GetRecentPrioritizationFeesParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "addresses", false, &p.addressesText); err != nil {
 		return err
 	}
+	p.addressesRead = given(list, 0)
 	return nil
 }
 func (p GetRecentPrioritizationFeesParams) MarshalJSON() ([]byte, error) {
@@ -1323,7 +1371,8 @@ func (p GetBlockProductionParams) MarshalJSON() ([]byte, error) {
 type GetStakeActivationParams struct {
 	Pubkey     core.Pubkey      // Address of the stake account.
 	Config     Opt[EpochConfig] // Commitment (default finalized), epoch (default the current epoch) and minimum context slot.
-	pubkeyText *Pubkey          // the wire text, which Validate decodes
+	pubkeyText Pubkey           // the wire text, which Validate decodes
+	pubkeyRead bool             // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetStakeActivationParams) UnmarshalJSON(data []byte) error {
@@ -1334,6 +1383,7 @@ func (p *GetStakeActivationParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1385,7 +1435,8 @@ func (p GetVoteAccountsParams) MarshalJSON() ([]byte, error) {
 type AccountSubscribeParams struct {
 	Pubkey     core.Pubkey            // The base-58 address of the account to watch.
 	Config     Opt[AccountInfoConfig] // The same config object as getAccountInfo: encoding (binary, a bare base-58 string, when omitted), dataSlice...
-	pubkeyText *string                // the wire text, which Validate decodes
+	pubkeyText string                 // the wire text, which Validate decodes
+	pubkeyRead bool                   // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *AccountSubscribeParams) UnmarshalJSON(data []byte) error {
@@ -1396,6 +1447,7 @@ func (p *AccountSubscribeParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "pubkey", true, &p.pubkeyText); err != nil {
 		return err
 	}
+	p.pubkeyRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1470,7 +1522,8 @@ func (p LogsUnsubscribeParams) MarshalJSON() ([]byte, error) {
 type ProgramSubscribeParams struct {
 	ProgramId     core.Pubkey                 // The base-58 address of the program whose accounts to watch.
 	Config        Opt[ProgramSubscribeConfig] // Filters, encoding and the commitment that triggers notifications.
-	programIdText *string                     // the wire text, which Validate decodes
+	programIdText string                      // the wire text, which Validate decodes
+	programIdRead bool                        // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *ProgramSubscribeParams) UnmarshalJSON(data []byte) error {
@@ -1481,6 +1534,7 @@ func (p *ProgramSubscribeParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "programId", true, &p.programIdText); err != nil {
 		return err
 	}
+	p.programIdRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1513,7 +1567,8 @@ func (p ProgramUnsubscribeParams) MarshalJSON() ([]byte, error) {
 type SignatureSubscribeParams struct {
 	Signature     core.Signature                // The transaction's first signature (its id), base-58.
 	Config        Opt[SignatureSubscribeConfig] // The commitment that triggers the notification, and whether to report reception.
-	signatureText *string                       // the wire text, which Validate decodes
+	signatureText string                        // the wire text, which Validate decodes
+	signatureRead bool                          // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *SignatureSubscribeParams) UnmarshalJSON(data []byte) error {
@@ -1524,6 +1579,7 @@ func (p *SignatureSubscribeParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "signature", true, &p.signatureText); err != nil {
 		return err
 	}
+	p.signatureRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1680,7 +1736,8 @@ func (p RootUnsubscribeParams) MarshalJSON() ([]byte, error) {
 type GetTokenAccountBalanceParams struct {
 	Account     core.Pubkey                   // Address of the token account.
 	Config      Opt[RequiredCommitmentConfig] // Commitment.
-	accountText *Pubkey                       // the wire text, which Validate decodes
+	accountText Pubkey                        // the wire text, which Validate decodes
+	accountRead bool                          // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetTokenAccountBalanceParams) UnmarshalJSON(data []byte) error {
@@ -1691,6 +1748,7 @@ func (p *GetTokenAccountBalanceParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "account", true, &p.accountText); err != nil {
 		return err
 	}
+	p.accountRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1704,7 +1762,8 @@ func (p GetTokenAccountBalanceParams) MarshalJSON() ([]byte, error) {
 type GetTokenSupplyParams struct {
 	Mint     core.Pubkey                   // Address of the token mint.
 	Config   Opt[RequiredCommitmentConfig] // Commitment.
-	mintText *Pubkey                       // the wire text, which Validate decodes
+	mintText Pubkey                        // the wire text, which Validate decodes
+	mintRead bool                          // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetTokenSupplyParams) UnmarshalJSON(data []byte) error {
@@ -1715,6 +1774,7 @@ func (p *GetTokenSupplyParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "mint", true, &p.mintText); err != nil {
 		return err
 	}
+	p.mintRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1728,7 +1788,8 @@ func (p GetTokenSupplyParams) MarshalJSON() ([]byte, error) {
 type GetTokenLargestAccountsParams struct {
 	Mint     core.Pubkey                   // Address of the token mint.
 	Config   Opt[RequiredCommitmentConfig] // Commitment.
-	mintText *Pubkey                       // the wire text, which Validate decodes
+	mintText Pubkey                        // the wire text, which Validate decodes
+	mintRead bool                          // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetTokenLargestAccountsParams) UnmarshalJSON(data []byte) error {
@@ -1739,6 +1800,7 @@ func (p *GetTokenLargestAccountsParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "mint", true, &p.mintText); err != nil {
 		return err
 	}
+	p.mintRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1753,7 +1815,8 @@ type GetTokenAccountsByOwnerParams struct {
 	Owner     core.Pubkey            // Address of the token owner.
 	Filter    TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
 	Config    Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	ownerText *Pubkey                // the wire text, which Validate decodes
+	ownerText Pubkey                 // the wire text, which Validate decodes
+	ownerRead bool                   // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetTokenAccountsByOwnerParams) UnmarshalJSON(data []byte) error {
@@ -1764,6 +1827,7 @@ func (p *GetTokenAccountsByOwnerParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "owner", true, &p.ownerText); err != nil {
 		return err
 	}
+	p.ownerRead = 0 < len(list)
 	if err := decodeParam(list, 1, "filter", true, &p.Filter); err != nil {
 		return err
 	}
@@ -1781,7 +1845,8 @@ type GetTokenAccountsByDelegateParams struct {
 	Delegate     core.Pubkey            // Address of the delegate.
 	Filter       TokenAccountsFilter    // Exactly one of `mint` (one mint) or `programId` (every account of one token program).
 	Config       Opt[AccountInfoConfig] // Commitment, data encoding (default `binary`), data slice and minimum context slot.
-	delegateText *Pubkey                // the wire text, which Validate decodes
+	delegateText Pubkey                 // the wire text, which Validate decodes
+	delegateRead bool                   // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetTokenAccountsByDelegateParams) UnmarshalJSON(data []byte) error {
@@ -1792,6 +1857,7 @@ func (p *GetTokenAccountsByDelegateParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "delegate", true, &p.delegateText); err != nil {
 		return err
 	}
+	p.delegateRead = 0 < len(list)
 	if err := decodeParam(list, 1, "filter", true, &p.Filter); err != nil {
 		return err
 	}
@@ -1808,7 +1874,8 @@ func (p GetTokenAccountsByDelegateParams) MarshalJSON() ([]byte, error) {
 type GetTransactionParams struct {
 	Signature     core.Signature            // The transaction's first signature (its id).
 	Config        Opt[GetTransactionConfig] // A config object, or (the old form) just the transaction encoding.
-	signatureText *Signature                // the wire text, which Validate decodes
+	signatureText Signature                 // the wire text, which Validate decodes
+	signatureRead bool                      // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetTransactionParams) UnmarshalJSON(data []byte) error {
@@ -1819,6 +1886,7 @@ func (p *GetTransactionParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "signature", true, &p.signatureText); err != nil {
 		return err
 	}
+	p.signatureRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1857,7 +1925,8 @@ func (p GetTransactionCountParams) MarshalJSON() ([]byte, error) {
 type GetSignaturesForAddressParams struct {
 	Address     core.Pubkey // The account address to search for.
 	Config      Opt[GetSignaturesForAddressConfig]
-	addressText *Pubkey // the wire text, which Validate decodes
+	addressText Pubkey // the wire text, which Validate decodes
+	addressRead bool   // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetSignaturesForAddressParams) UnmarshalJSON(data []byte) error {
@@ -1868,6 +1937,7 @@ func (p *GetSignaturesForAddressParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "address", true, &p.addressText); err != nil {
 		return err
 	}
+	p.addressRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}
@@ -1887,7 +1957,8 @@ func (p GetSignaturesForAddressParams) MarshalJSON() ([]byte, error) {
 type GetSignatureStatusesParams struct {
 	Signatures     []core.Signature                // Transaction signatures to look up (at most 256).
 	Config         Opt[GetSignatureStatusesConfig] // As the reference's RpcSignatureStatusConfig, `searchTransactionHistory` has no default inside the object: `...
-	signaturesText *[]Signature                    // the wire text, which Validate decodes
+	signaturesText []Signature                     // the wire text, which Validate decodes
+	signaturesRead bool                            // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetSignatureStatusesParams) UnmarshalJSON(data []byte) error {
@@ -1898,6 +1969,7 @@ func (p *GetSignatureStatusesParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "signatures", true, &p.signaturesText); err != nil {
 		return err
 	}
+	p.signaturesRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}

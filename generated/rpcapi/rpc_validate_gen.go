@@ -5,8 +5,8 @@ package rpcapi
 
 // Validate checks the params of getAccountInfo against the schema; a failure is a -32602 *Error.
 func (p *GetAccountInfoParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -22,8 +22,8 @@ func (p *GetAccountInfoParams) Validate() error {
 
 // Validate checks the params of getBalance against the schema; a failure is a -32602 *Error.
 func (p *GetBalanceParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -39,11 +39,11 @@ func (p *GetBalanceParams) Validate() error {
 
 // Validate checks the params of getMultipleAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetMultipleAccountsParams) Validate() error {
-	if p.pubkeysText != nil {
-		if len((*p.pubkeysText)) > 100 {
+	if p.pubkeysRead {
+		if len(p.pubkeysText) > 100 {
 			return invalidParam("pubkeys", "must have at most 100 items", "Too many inputs provided; max 100")
 		}
-		decoded, err := parsePubkeyList(*p.pubkeysText, "")
+		decoded, err := parsePubkeyList(p.pubkeysText, "")
 		if err != nil {
 			return err
 		}
@@ -63,8 +63,8 @@ func (p *GetMultipleAccountsParams) Validate() error {
 
 // Validate checks the params of getProgramAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetProgramAccountsParams) Validate() error {
-	if p.programIdText != nil {
-		decoded, err := parsePubkey(*p.programIdText, "")
+	if p.programIdRead {
+		decoded, err := parsePubkey(p.programIdText, "")
 		if err != nil {
 			return err
 		}
@@ -110,8 +110,8 @@ func (p *GetSupplyParams) Validate() error {
 
 // Validate checks the params of requestAirdrop against the schema; a failure is a -32602 *Error.
 func (p *RequestAirdropParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -180,8 +180,8 @@ func (p *GetBlockTimeParams) Validate() error {
 
 // Validate checks the params of surfnet_setAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetSetAccountParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -195,15 +195,15 @@ func (p *SurfnetSetAccountParams) Validate() error {
 
 // Validate checks the params of surfnet_setTokenAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetSetTokenAccountParams) Validate() error {
-	if p.ownerText != nil {
-		decoded, err := parsePubkey(*p.ownerText, "")
+	if p.ownerRead {
+		decoded, err := parsePubkey(p.ownerText, "")
 		if err != nil {
 			return err
 		}
 		p.Owner = decoded
 	}
-	if p.mintText != nil {
-		decoded, err := parsePubkey(*p.mintText, "")
+	if p.mintRead {
+		decoded, err := parsePubkey(p.mintText, "")
 		if err != nil {
 			return err
 		}
@@ -212,8 +212,8 @@ func (p *SurfnetSetTokenAccountParams) Validate() error {
 	if err := (&p.Update).validate("update"); err != nil {
 		return err
 	}
-	if p.tokenProgramText != nil {
-		decoded, err := parsePubkey(*p.tokenProgramText, "")
+	if p.tokenProgramRead {
+		decoded, err := parsePubkey(p.tokenProgramText, "")
 		if err != nil {
 			return err
 		}
@@ -234,8 +234,8 @@ func (p *SurfnetTimeTravelParams) Validate() error {
 
 // Validate checks the params of surfnet_resetAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetResetAccountParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -264,8 +264,8 @@ func (p *LedgerdRevertParams) Validate() error {
 
 // Validate checks the params of ledgerd_impersonate against the schema; a failure is a -32602 *Error.
 func (p *LedgerdImpersonateParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -276,8 +276,8 @@ func (p *LedgerdImpersonateParams) Validate() error {
 
 // Validate checks the params of ledgerd_stopImpersonating against the schema; a failure is a -32602 *Error.
 func (p *LedgerdStopImpersonatingParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -298,15 +298,15 @@ func (p *LedgerdSetBlockhashCheckParams) Validate() error {
 
 // Validate checks the params of surfnet_setProgramAuthority against the schema; a failure is a -32602 *Error.
 func (p *SurfnetSetProgramAuthorityParams) Validate() error {
-	if p.programIdText != nil {
-		decoded, err := parsePubkey(*p.programIdText, "")
+	if p.programIdRead {
+		decoded, err := parsePubkey(p.programIdText, "")
 		if err != nil {
 			return err
 		}
 		p.ProgramId = decoded
 	}
-	if p.newAuthorityText != nil {
-		decoded, err := parsePubkey(*p.newAuthorityText, "")
+	if p.newAuthorityRead {
+		decoded, err := parsePubkey(p.newAuthorityText, "")
 		if err != nil {
 			return err
 		}
@@ -317,15 +317,15 @@ func (p *SurfnetSetProgramAuthorityParams) Validate() error {
 
 // Validate checks the params of surfnet_cloneProgramAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetCloneProgramAccountParams) Validate() error {
-	if p.sourceProgramIdText != nil {
-		decoded, err := parsePubkey(*p.sourceProgramIdText, "")
+	if p.sourceProgramIdRead {
+		decoded, err := parsePubkey(p.sourceProgramIdText, "")
 		if err != nil {
 			return err
 		}
 		p.SourceProgramId = decoded
 	}
-	if p.destinationProgramIdText != nil {
-		decoded, err := parsePubkey(*p.destinationProgramIdText, "")
+	if p.destinationProgramIdRead {
+		decoded, err := parsePubkey(p.destinationProgramIdText, "")
 		if err != nil {
 			return err
 		}
@@ -336,15 +336,15 @@ func (p *SurfnetCloneProgramAccountParams) Validate() error {
 
 // Validate checks the params of surfnet_writeProgram against the schema; a failure is a -32602 *Error.
 func (p *SurfnetWriteProgramParams) Validate() error {
-	if p.programIdText != nil {
-		decoded, err := parsePubkey(*p.programIdText, "")
+	if p.programIdRead {
+		decoded, err := parsePubkey(p.programIdText, "")
 		if err != nil {
 			return err
 		}
 		p.ProgramId = decoded
 	}
-	if p.authorityText != nil {
-		decoded, err := parsePubkey(*p.authorityText, "")
+	if p.authorityRead {
+		decoded, err := parsePubkey(p.authorityText, "")
 		if err != nil {
 			return err
 		}
@@ -408,8 +408,8 @@ func (p *LedgerdDumpStateParams) Validate() error {
 
 // Validate checks the params of surfnet_offlineAccount against the schema; a failure is a -32602 *Error.
 func (p *SurfnetOfflineAccountParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -440,8 +440,8 @@ func (p *GetInflationGovernorParams) Validate() error {
 
 // Validate checks the params of getInflationReward against the schema; a failure is a -32602 *Error.
 func (p *GetInflationRewardParams) Validate() error {
-	if p.addressesText != nil {
-		decoded, err := parsePubkeyList(*p.addressesText, "")
+	if p.addressesRead {
+		decoded, err := parsePubkeyList(p.addressesText, "")
 		if err != nil {
 			return err
 		}
@@ -495,8 +495,8 @@ func (p *GetConfirmedBlocksWithLimitParams) Validate() error {
 
 // Validate checks the params of getConfirmedSignaturesForAddress2 against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
-	if p.addressText != nil {
-		decoded, err := parsePubkey(*p.addressText, "")
+	if p.addressRead {
+		decoded, err := parsePubkey(p.addressText, "")
 		if err != nil {
 			return err
 		}
@@ -512,8 +512,8 @@ func (p *GetConfirmedSignaturesForAddress2Params) Validate() error {
 
 // Validate checks the params of getConfirmedTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetConfirmedTransactionParams) Validate() error {
-	if p.signatureText != nil {
-		decoded, err := parseSignature(*p.signatureText, "")
+	if p.signatureRead {
+		decoded, err := parseSignature(p.signatureText, "")
 		if err != nil {
 			return err
 		}
@@ -529,8 +529,8 @@ func (p *GetConfirmedTransactionParams) Validate() error {
 
 // Validate checks the params of getFeeCalculatorForBlockhash against the schema; a failure is a -32602 *Error.
 func (p *GetFeeCalculatorForBlockhashParams) Validate() error {
-	if p.blockhashText != nil {
-		decoded, err := parseHash(*p.blockhashText, "")
+	if p.blockhashRead {
+		decoded, err := parseHash(p.blockhashText, "")
 		if err != nil {
 			return err
 		}
@@ -596,11 +596,11 @@ func (p *GetFeeForMessageParams) Validate() error {
 
 // Validate checks the params of getRecentPrioritizationFees against the schema; a failure is a -32602 *Error.
 func (p *GetRecentPrioritizationFeesParams) Validate() error {
-	if p.addressesText != nil {
-		if len((*p.addressesText)) > 128 {
+	if p.addressesRead {
+		if len(p.addressesText) > 128 {
 			return invalidParam("addresses", "must have at most 128 items", "Too many inputs provided; max 128")
 		}
-		decoded, err := parsePubkeyList(*p.addressesText, "")
+		decoded, err := parsePubkeyList(p.addressesText, "")
 		if err != nil {
 			return err
 		}
@@ -696,8 +696,8 @@ func (p *GetBlockProductionParams) Validate() error {
 
 // Validate checks the params of getStakeActivation against the schema; a failure is a -32602 *Error.
 func (p *GetStakeActivationParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "")
 		if err != nil {
 			return err
 		}
@@ -733,8 +733,8 @@ func (p *GetVoteAccountsParams) Validate() error {
 
 // Validate checks the params of accountSubscribe against the schema; a failure is a -32602 *Error.
 func (p *AccountSubscribeParams) Validate() error {
-	if p.pubkeyText != nil {
-		decoded, err := parsePubkey(*p.pubkeyText, "Invalid Request: Invalid pubkey provided")
+	if p.pubkeyRead {
+		decoded, err := parsePubkey(p.pubkeyText, "Invalid Request: Invalid pubkey provided")
 		if err != nil {
 			return err
 		}
@@ -773,8 +773,8 @@ func (p *LogsUnsubscribeParams) Validate() error {
 
 // Validate checks the params of programSubscribe against the schema; a failure is a -32602 *Error.
 func (p *ProgramSubscribeParams) Validate() error {
-	if p.programIdText != nil {
-		decoded, err := parsePubkey(*p.programIdText, "Invalid Request: Invalid pubkey provided")
+	if p.programIdRead {
+		decoded, err := parsePubkey(p.programIdText, "Invalid Request: Invalid pubkey provided")
 		if err != nil {
 			return err
 		}
@@ -795,8 +795,8 @@ func (p *ProgramUnsubscribeParams) Validate() error {
 
 // Validate checks the params of signatureSubscribe against the schema; a failure is a -32602 *Error.
 func (p *SignatureSubscribeParams) Validate() error {
-	if p.signatureText != nil {
-		decoded, err := parseSignature(*p.signatureText, "Invalid Request: Invalid signature provided")
+	if p.signatureRead {
+		decoded, err := parseSignature(p.signatureText, "Invalid Request: Invalid signature provided")
 		if err != nil {
 			return err
 		}
@@ -855,8 +855,8 @@ func (p *RootUnsubscribeParams) Validate() error {
 
 // Validate checks the params of getTokenAccountBalance against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountBalanceParams) Validate() error {
-	if p.accountText != nil {
-		decoded, err := parsePubkey(*p.accountText, "")
+	if p.accountRead {
+		decoded, err := parsePubkey(p.accountText, "")
 		if err != nil {
 			return err
 		}
@@ -872,8 +872,8 @@ func (p *GetTokenAccountBalanceParams) Validate() error {
 
 // Validate checks the params of getTokenSupply against the schema; a failure is a -32602 *Error.
 func (p *GetTokenSupplyParams) Validate() error {
-	if p.mintText != nil {
-		decoded, err := parsePubkey(*p.mintText, "")
+	if p.mintRead {
+		decoded, err := parsePubkey(p.mintText, "")
 		if err != nil {
 			return err
 		}
@@ -889,8 +889,8 @@ func (p *GetTokenSupplyParams) Validate() error {
 
 // Validate checks the params of getTokenLargestAccounts against the schema; a failure is a -32602 *Error.
 func (p *GetTokenLargestAccountsParams) Validate() error {
-	if p.mintText != nil {
-		decoded, err := parsePubkey(*p.mintText, "")
+	if p.mintRead {
+		decoded, err := parsePubkey(p.mintText, "")
 		if err != nil {
 			return err
 		}
@@ -906,8 +906,8 @@ func (p *GetTokenLargestAccountsParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByOwner against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByOwnerParams) Validate() error {
-	if p.ownerText != nil {
-		decoded, err := parsePubkey(*p.ownerText, "")
+	if p.ownerRead {
+		decoded, err := parsePubkey(p.ownerText, "")
 		if err != nil {
 			return err
 		}
@@ -926,8 +926,8 @@ func (p *GetTokenAccountsByOwnerParams) Validate() error {
 
 // Validate checks the params of getTokenAccountsByDelegate against the schema; a failure is a -32602 *Error.
 func (p *GetTokenAccountsByDelegateParams) Validate() error {
-	if p.delegateText != nil {
-		decoded, err := parsePubkey(*p.delegateText, "")
+	if p.delegateRead {
+		decoded, err := parsePubkey(p.delegateText, "")
 		if err != nil {
 			return err
 		}
@@ -946,8 +946,8 @@ func (p *GetTokenAccountsByDelegateParams) Validate() error {
 
 // Validate checks the params of getTransaction against the schema; a failure is a -32602 *Error.
 func (p *GetTransactionParams) Validate() error {
-	if p.signatureText != nil {
-		decoded, err := parseSignature(*p.signatureText, "")
+	if p.signatureRead {
+		decoded, err := parseSignature(p.signatureText, "")
 		if err != nil {
 			return err
 		}
@@ -973,8 +973,8 @@ func (p *GetTransactionCountParams) Validate() error {
 
 // Validate checks the params of getSignaturesForAddress against the schema; a failure is a -32602 *Error.
 func (p *GetSignaturesForAddressParams) Validate() error {
-	if p.addressText != nil {
-		decoded, err := parsePubkey(*p.addressText, "")
+	if p.addressRead {
+		decoded, err := parsePubkey(p.addressText, "")
 		if err != nil {
 			return err
 		}
@@ -990,11 +990,11 @@ func (p *GetSignaturesForAddressParams) Validate() error {
 
 // Validate checks the params of getSignatureStatuses against the schema; a failure is a -32602 *Error.
 func (p *GetSignatureStatusesParams) Validate() error {
-	if p.signaturesText != nil {
-		if len((*p.signaturesText)) > 256 {
+	if p.signaturesRead {
+		if len(p.signaturesText) > 256 {
 			return invalidParam("signatures", "must have at most 256 items", "Too many inputs provided; max 256")
 		}
-		decoded, err := parseSignatureList(*p.signaturesText, "")
+		decoded, err := parseSignatureList(p.signaturesText, "")
 		if err != nil {
 			return err
 		}

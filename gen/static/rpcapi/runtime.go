@@ -232,8 +232,33 @@ func splitParams(raw []byte, max int) ([]json.RawMessage, error) {
 	return list, nil
 }
 
+// given reports whether positional param i was sent with a value (not absent, not null).
+func given(list []json.RawMessage, i int) bool {
+	return i < len(list) && string(bytes.TrimSpace(list[i])) != "null"
+}
+
+// optional is an Opt as decodeParam fills it: the value decoded in place, in one pass over the JSON (an Opt's own
+// UnmarshalJSON would have encoding/json check the text twice).
+type optional interface {
+	valuePtr() any
+	markSet()
+}
+
+func (o *Opt[T]) valuePtr() any { return &o.v }
+func (o *Opt[T]) markSet()      { o.ok = true }
+
 // decodeParam decodes positional param i into dst. A missing or null optional param leaves dst as it is.
 func decodeParam(list []json.RawMessage, i int, name string, required bool, dst any) error {
+	if o, ok := dst.(optional); ok && !required {
+		if !given(list, i) {
+			return nil
+		}
+		if err := json.Unmarshal(list[i], o.valuePtr()); err != nil {
+			return paramDecodeError(name, err)
+		}
+		o.markSet()
+		return nil
+	}
 	if i >= len(list) || string(bytes.TrimSpace(list[i])) == "null" {
 		if required && i >= len(list) {
 			return NewInvalidParamsError(fmt.Sprintf("Invalid params: missing parameter `%s`", name))

@@ -9,7 +9,8 @@ import core "ledgerd/impl/core"
 type GetItemsParams struct {
 	Keys     []core.Pubkey
 	Config   Opt[GetItemsConfig]
-	keysText *[]Pubkey // the wire text, which Validate decodes
+	keysText []Pubkey // the wire text, which Validate decodes
+	keysRead bool     // the text was sent (a required param sent as null is, and fails as text)
 }
 
 func (p *GetItemsParams) UnmarshalJSON(data []byte) error {
@@ -20,6 +21,7 @@ func (p *GetItemsParams) UnmarshalJSON(data []byte) error {
 	if err := decodeParam(list, 0, "keys", true, &p.keysText); err != nil {
 		return err
 	}
+	p.keysRead = 0 < len(list)
 	if err := decodeParam(list, 1, "config", false, &p.Config); err != nil {
 		return err
 	}

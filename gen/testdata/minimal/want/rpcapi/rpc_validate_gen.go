@@ -5,11 +5,11 @@ package rpcapi
 
 // Validate checks the params of getItems against the schema; a failure is a -32602 *Error.
 func (p *GetItemsParams) Validate() error {
-	if p.keysText != nil {
-		if len((*p.keysText)) > 2 {
+	if p.keysRead {
+		if len(p.keysText) > 2 {
 			return invalidParam("keys", "must have at most 2 items", "Too many inputs provided; max 2")
 		}
-		decoded, err := parsePubkeyList(*p.keysText, "")
+		decoded, err := parsePubkeyList(p.keysText, "")
 		if err != nil {
 			return err
 		}
