@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -567,4 +568,24 @@ func TestCompressionHeader(t *testing.T) {
 func isBigtableErr(err error) bool {
 	var e *Error
 	return errors.As(err, &e)
+}
+
+// A transaction without status metadata is refused with an error, before any row is written: the archive could
+// not serve it back (the reader refuses such a transaction), and the upload must not panic on it.
+func TestUploadSlotRefusesATransactionWithoutStatus(t *testing.T) {
+	c, _ := emulator(t)
+	payer, _ := core.NewKeypair()
+	to, _ := core.NewKeypair()
+	tx := core.NewTransferTx(payer, to.PublicKey(), 1, core.Hash{1})
+	info := &ledger.BlockInfo{Slot: 5, ParentSlot: 4, Blockhash: core.Hash{2}}
+	err := c.UploadSlot(context.Background(), info, []*ledger.TxRecord{{Slot: 5, Tx: tx}})
+	if err == nil || !strings.Contains(err.Error(), "no status metadata") {
+		t.Fatalf("UploadSlot = %v, want the missing status named", err)
+	}
+	if _, _, found, err := NewArchive(c).Block(5); err != nil || found {
+		t.Errorf("block 5 after the refused upload: found %v, %v", found, err)
+	}
+	if _, found, err := NewArchive(c).txInfo(tx.Signature()); err != nil || found {
+		t.Errorf("tx row after the refused upload: found %v, %v", found, err)
+	}
 }

@@ -29,12 +29,13 @@ func (c *Client) UploadSlot(ctx context.Context, info *ledger.BlockInfo, txs []*
 	var addrOrder []core.Pubkey
 	blockTime := info.BlockTime
 	for i, rec := range txs {
-		var loaded *core.LoadedAddresses
-		if rec.Meta != nil {
-			loaded = rec.Meta.LoadedAddresses
+		if rec.Meta == nil {
+			// The archive could not serve it back: the reader refuses a transaction without status.
+			return fmt.Errorf("bigtable: slot %d transaction %d has no status metadata", slot, i)
 		}
+		loaded := rec.Meta.LoadedAddresses
 		memo := parse.ExtractMemo(rec.Tx, loaded)
-		var txErr = rec.Meta.Err
+		txErr := rec.Meta.Err
 		v, err := encodeTxInfo(&TxInfo{Slot: slot, Index: uint32(i), Err: txErr, Memo: memo})
 		if err != nil {
 			return fmt.Errorf("bigtable: slot %d transaction %d: %w", slot, i, err)
