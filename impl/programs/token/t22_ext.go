@@ -161,15 +161,11 @@ func (e *exec) withdrawWithheldFromAccounts(numTokenAccounts int) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := feeConfig(&ms)
+	authority, err := withdrawWithheldAuthority(&ms)
 	if err != nil {
 		return err
 	}
-	authority := optionalKey(cfg[32:])
-	if !authority.Some {
-		return tokenErr(NoAuthorityExists)
-	}
-	if err := e.validateOwnerSigners(authority.Value, 2, 3+numSigners); err != nil {
+	if err := e.validateOwnerSigners(authority, 2, 3+numSigners); err != nil {
 		return err
 	}
 	ds, err := unpackPod(dst.mut(), kindAccount)
