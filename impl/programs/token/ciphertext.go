@@ -73,22 +73,14 @@ func pointMul(v uint64, p *ristretto255.Element) *ristretto255.Element {
 
 // ciphertextAdd is left + right.
 func ciphertextAdd(left, right []byte) ([64]byte, bool) {
-	l, ok1 := decodeCiphertext(left)
-	r, ok2 := decodeCiphertext(right)
-	if !ok1 || !ok2 {
-		return [64]byte{}, false
-	}
-	return ciphertext{pointAdd(l.c, r.c), pointAdd(l.d, r.d)}.encode(), true
+	r, ok := decodeCiphertext(right)
+	return pointwise(left, r, ok, pointAdd)
 }
 
 // ciphertextSub is left - right.
 func ciphertextSub(left, right []byte) ([64]byte, bool) {
-	l, ok1 := decodeCiphertext(left)
-	r, ok2 := decodeCiphertext(right)
-	if !ok1 || !ok2 {
-		return [64]byte{}, false
-	}
-	return ciphertext{pointSub(l.c, r.c), pointSub(l.d, r.d)}.encode(), true
+	r, ok := decodeCiphertext(right)
+	return pointwise(left, r, ok, pointSub)
 }
 
 // combineLoHi is lo + hi * 2^16.
@@ -103,22 +95,24 @@ func combineLoHi(lo, hi []byte) (ciphertext, bool) {
 
 // ciphertextAddLoHi is left + lo + hi * 2^16.
 func ciphertextAddLoHi(left, lo, hi []byte) ([64]byte, bool) {
-	l, ok1 := decodeCiphertext(left)
-	r, ok2 := combineLoHi(lo, hi)
-	if !ok1 || !ok2 {
-		return [64]byte{}, false
-	}
-	return ciphertext{pointAdd(l.c, r.c), pointAdd(l.d, r.d)}.encode(), true
+	r, ok := combineLoHi(lo, hi)
+	return pointwise(left, r, ok, pointAdd)
 }
 
 // ciphertextSubLoHi is left - (lo + hi * 2^16).
 func ciphertextSubLoHi(left, lo, hi []byte) ([64]byte, bool) {
-	l, ok1 := decodeCiphertext(left)
-	r, ok2 := combineLoHi(lo, hi)
-	if !ok1 || !ok2 {
+	r, ok := combineLoHi(lo, hi)
+	return pointwise(left, r, ok, pointSub)
+}
+
+// pointwise is left op right, commitment with commitment and handle with handle; rightOK says
+// whether right decoded.
+func pointwise(left []byte, right ciphertext, rightOK bool, op func(a, b *ristretto255.Element) *ristretto255.Element) ([64]byte, bool) {
+	l, ok := decodeCiphertext(left)
+	if !ok || !rightOK {
 		return [64]byte{}, false
 	}
-	return ciphertext{pointSub(l.c, r.c), pointSub(l.d, r.d)}.encode(), true
+	return ciphertext{op(l.c, right.c), op(l.d, right.d)}.encode(), true
 }
 
 // ciphertextSubAmount is ct - amount (amount*G off the commitment).
