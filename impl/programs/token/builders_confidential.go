@@ -11,9 +11,20 @@ import (
 // accounts that carry the proofs, in the program's order: the instructions sysvar when any
 // offset is non-zero, then one context-state account for each proof whose offset is 0.
 
-func ctData(sub byte, fields ...[]byte) []byte {
-	return slices.Concat(append([][]byte{{byte(KindConfidentialTransferExtension), sub}}, fields...)...)
+// extensionData is the data builder of an extension's instructions: its kind, the
+// sub-instruction, then the fields.
+func extensionData(kind Kind) func(sub byte, fields ...[]byte) []byte {
+	return func(sub byte, fields ...[]byte) []byte {
+		return slices.Concat(append([][]byte{{byte(kind), sub}}, fields...)...)
+	}
 }
+
+var (
+	ctData  = extensionData(KindConfidentialTransferExtension)
+	ctfData = extensionData(KindConfidentialTransferFeeExtension)
+	cmbData = extensionData(KindConfidentialMintBurnExtension)
+	pbData  = extensionData(KindPermissionedBurnExtension)
+)
 
 func u64Bytes(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 
@@ -84,14 +95,6 @@ func TransferConfidentialWithFee(source, mint, destination, owner core.Pubkey, s
 		off[i] = byte(o)
 	}
 	return ix(Program2022ID, ctData(13, newDecryptable[:], auditorLo[:], auditorHi[:], off), append(metas, authorityMetas(owner, signers)...)...)
-}
-
-func ctfData(sub byte, fields ...[]byte) []byte {
-	return slices.Concat(append([][]byte{{byte(KindConfidentialTransferFeeExtension), sub}}, fields...)...)
-}
-
-func cmbData(sub byte, fields ...[]byte) []byte {
-	return slices.Concat(append([][]byte{{byte(KindConfidentialMintBurnExtension), sub}}, fields...)...)
 }
 
 // WithdrawWithheldConfidentialFromMint builds ConfidentialTransferFee's
@@ -176,7 +179,6 @@ func PermissionedConfidentialBurn(account, mint, burnAuthority, owner core.Pubke
 	auditorLo, auditorHi [64]byte, offsets [3]int8, proofAccounts ...core.Pubkey) core.Instruction {
 	metas := append([]core.AccountMeta{core.Writable(account), core.Writable(mint)}, proofMetas(proofAccounts)...)
 	metas = append(metas, core.ReadonlySigner(burnAuthority))
-	data := slices.Concat([]byte{byte(KindPermissionedBurnExtension), 3}, newDecryptable[:], auditorLo[:], auditorHi[:],
-		[]byte{byte(offsets[0]), byte(offsets[1]), byte(offsets[2])})
+	data := pbData(3, newDecryptable[:], auditorLo[:], auditorHi[:], []byte{byte(offsets[0]), byte(offsets[1]), byte(offsets[2])})
 	return ix(Program2022ID, data, append(metas, authorityMetas(owner, signers)...)...)
 }
