@@ -341,30 +341,31 @@ func (f *fork) materialize(b *Bank) {
 	if b.Frozen() { // a frozen slot the store has yet to take (a full disk): the next working bank takes them
 		return
 	}
+	// The keys stay queued, so pendingAccounts lists them, until they are in the bank: a scan running beside
+	// this sees each account one way or the other.
 	f.mu.Lock()
-	q := f.queue
-	f.queue = nil
+	q := slices.Clone(f.queue)
 	f.mu.Unlock()
 	if len(q) == 0 {
 		return
 	}
 	var writes []runtime.AccountWrite
 	var added uint64
-	done := q[:0]
+	var done []core.Pubkey
+	handled := map[core.Pubkey]bool{}
 	for _, k := range q {
 		f.mu.Lock()
 		e := f.entries[k]
 		f.mu.Unlock()
 		if e == nil || !e.pending {
+			handled[k] = true
 			continue
 		}
 		_, _, held, err := b.localAccount(k)
-		if err != nil { // a store failure (reported): try again with the next transaction or slot
-			f.mu.Lock()
-			f.queue = append(f.queue, k)
-			f.mu.Unlock()
+		if err != nil { // a store failure (reported): it stays queued for the next transaction or slot
 			continue
 		}
+		handled[k] = true
 		if !held && e.base != nil {
 			writes = append(writes, runtime.AccountWrite{Pubkey: k, Account: *e.base})
 			added += e.base.Lamports
@@ -380,6 +381,7 @@ func (f *fork) materialize(b *Bank) {
 	b.capital += added
 	b.mu.Unlock()
 	f.mu.Lock()
+	f.queue = slices.DeleteFunc(f.queue, func(k core.Pubkey) bool { return handled[k] })
 	for _, k := range done {
 		e := f.entries[k]
 		e.pending, e.slot = false, b.Slot

@@ -36,13 +36,11 @@ func (b *Bank) ScanAccounts(fn func(core.Pubkey, runtime.Account) bool) error {
 // reports whether fn stopped the scan.
 func (b *Bank) scanMerged(scan func(at uint64, yield func(store.Pubkey, store.Account) bool) error,
 	keep func(*runtime.Account) bool, fn func(core.Pubkey, runtime.Account) bool) (bool, error) {
+	// The fork's pending accounts before the bank's writes, which replace them: the fork writes an account into
+	// the bank before it stops being pending, so a scan beside that sees it one way or the other.
 	written := map[core.Pubkey]runtime.Account{}
+	b.fork.pendingAccounts(func(k core.Pubkey, a runtime.Account) { written[k] = a })
 	b.overlayAccounts(func(k core.Pubkey, a runtime.Account) { written[k] = a })
-	b.fork.pendingAccounts(func(k core.Pubkey, a runtime.Account) {
-		if _, ok := written[k]; !ok {
-			written[k] = a
-		}
-	})
 	at, empty := b.storeSlot()
 	if !empty {
 		stopped := false

@@ -66,20 +66,25 @@ func (b *Bank) TokenAccounts(kind IndexKind, key core.Pubkey, fn func(core.Pubke
 		}
 	}
 	// The bank's own writes first (collected, so fn runs without the bank's lock held), then the stored index.
+	// The fork's pending accounts are read before the bank's writes (which win): the fork writes an account
+	// into the bank before it stops being pending, so a scan beside that sees it one way or the other.
 	seen := map[core.Pubkey]bool{}
-	var written []runtime.AccountWrite
+	var written, pending []runtime.AccountWrite
+	b.fork.pendingAccounts(func(k core.Pubkey, a runtime.Account) {
+		pending = append(pending, runtime.AccountWrite{Pubkey: k, Account: a})
+	})
 	b.overlayAccounts(func(k core.Pubkey, a runtime.Account) {
 		seen[k] = true
 		if matches(&a) {
 			written = append(written, runtime.AccountWrite{Pubkey: k, Account: a})
 		}
 	})
-	b.fork.pendingAccounts(func(k core.Pubkey, a runtime.Account) {
-		if !seen[k] && matches(&a) {
-			seen[k] = true
-			written = append(written, runtime.AccountWrite{Pubkey: k, Account: a})
+	for _, w := range pending {
+		if !seen[w.Pubkey] && matches(&w.Account) {
+			seen[w.Pubkey] = true
+			written = append(written, w)
 		}
-	})
+	}
 	for _, w := range written {
 		if !fn(w.Pubkey, w.Account) {
 			return nil
