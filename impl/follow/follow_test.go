@@ -260,8 +260,15 @@ func TestFollowerResumesAfterLeaderReturns(t *testing.T) {
 	advance(t, leader, 3)
 	f := startFollower(t, leader.HTTPURL)
 	caughtUp(t, leader, f)
-	if reply := call(t, f.HTTPURL, rpcapi.MethodGetHealth); !bytes.Contains(reply, []byte(`"ok"`)) {
-		t.Fatalf("health with the leader up: %s", reply)
+	// Health is known once the follower's checker has polled the leader (every 20 ms here), not at once.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		reply := call(t, f.HTTPURL, rpcapi.MethodGetHealth)
+		if bytes.Contains(reply, []byte(`"ok"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("health with the leader up: %s", reply)
+		}
 	}
 	if err := leader.Close(context.Background()); err != nil {
 		t.Fatal(err)
