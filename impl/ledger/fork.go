@@ -196,44 +196,43 @@ func (f *fork) fetch(keys []core.Pubkey) error {
 const MaxForkBatch = 100
 
 func (f *fork) fetchOnce(ctx context.Context, want []core.Pubkey) (deps []core.Pubkey, err error) {
-	for start := 0; start < len(want); start += MaxForkBatch {
-		chunk := want[start:min(start+MaxForkBatch, len(want))]
-		accts, err := f.request(ctx, chunk)
-		if err != nil {
-			return nil, err
+	err = f.request(ctx, want, func(k core.Pubkey, a *runtime.Account) {
+		if _, known := f.entries[k]; known {
+			return // another read settled it meanwhile
 		}
+		if a != nil && f.offlineOwners[a.Owner] {
+			return // excluded, as surfpool's offline owners: not fetched, not remembered
+		}
+		f.entries[k] = &forkEntry{pending: true, base: a}
+		f.queue = append(f.queue, k)
+		if a != nil {
+			deps = append(deps, forkDependencies(a)...)
+		}
+	})
+	return deps, err
+}
+
+// request asks the remote for keys in chunks of MaxForkBatch, counted, and calls each for every key of a chunk
+// with its deployable account or nil, holding f.mu.
+func (f *fork) request(ctx context.Context, keys []core.Pubkey, each func(core.Pubkey, *runtime.Account)) error {
+	for start := 0; start < len(keys); start += MaxForkBatch {
+		chunk := keys[start:min(start+MaxForkBatch, len(keys))]
+		f.requests.Add(1)
+		accts, err := f.src.Accounts(ctx, chunk)
+		if err == nil && len(accts) != len(chunk) {
+			err = fmt.Errorf("%d accounts answered for %d asked", len(accts), len(chunk))
+		}
+		if err != nil {
+			return &ForkError{Source: f.src.String(), Err: err}
+		}
+		f.fetched.Add(uint64(len(chunk)))
 		f.mu.Lock()
 		for i, k := range chunk {
-			a := deployable(accts[i])
-			if _, known := f.entries[k]; known {
-				continue // another read settled it meanwhile
-			}
-			if a != nil && f.offlineOwners[a.Owner] {
-				continue // excluded, as surfpool's offline owners: not fetched, not remembered
-			}
-			f.entries[k] = &forkEntry{pending: true, base: a}
-			f.queue = append(f.queue, k)
-			if a != nil {
-				deps = append(deps, forkDependencies(a)...)
-			}
+			each(k, deployable(accts[i]))
 		}
 		f.mu.Unlock()
 	}
-	return deps, nil
-}
-
-// request asks the remote for chunk (at most MaxForkBatch keys), counted: one account, or nil, per key.
-func (f *fork) request(ctx context.Context, chunk []core.Pubkey) ([]*runtime.Account, error) {
-	f.requests.Add(1)
-	accts, err := f.src.Accounts(ctx, chunk)
-	if err == nil && len(accts) != len(chunk) {
-		err = fmt.Errorf("%d accounts answered for %d asked", len(accts), len(chunk))
-	}
-	if err != nil {
-		return nil, &ForkError{Source: f.src.String(), Err: err}
-	}
-	f.fetched.Add(uint64(len(chunk)))
-	return accts, nil
+	return nil
 }
 
 // unknown returns the distinct keys of keys that are neither settled, fetched, offline, sysvars, nor held by the
@@ -545,24 +544,18 @@ func (l *Ledger) ForkFresh(keys []core.Pubkey) (map[core.Pubkey]runtime.Account,
 	want := keys
 	for round := 0; round < 2 && len(want) > 0; round++ {
 		var deps []core.Pubkey
-		for start := 0; start < len(want); start += MaxForkBatch {
-			chunk := want[start:min(start+MaxForkBatch, len(want))]
-			accts, err := f.request(ctx, chunk)
-			if err != nil {
-				return nil, err
-			}
-			f.mu.Lock()
-			for i, k := range chunk {
-				if a := deployable(accts[i]); a != nil && !f.offlineOwners[a.Owner] {
-					out[k] = *a
-					for _, d := range forkDependencies(a) {
-						if _, ok := out[d]; !ok && !slices.Contains(keys, d) {
-							deps = append(deps, d)
-						}
+		err := f.request(ctx, want, func(k core.Pubkey, a *runtime.Account) {
+			if a != nil && !f.offlineOwners[a.Owner] {
+				out[k] = *a
+				for _, d := range forkDependencies(a) {
+					if _, ok := out[d]; !ok && !slices.Contains(keys, d) {
+						deps = append(deps, d)
 					}
 				}
 			}
-			f.mu.Unlock()
+		})
+		if err != nil {
+			return nil, err
 		}
 		want = deps
 	}
