@@ -98,6 +98,10 @@ func TestForkFetchesOnceAndKeeps(t *testing.T) {
 	if _, ok := mustAccount(t, l, Confirmed, tok); !ok {
 		t.Fatal("token account not fetched")
 	}
+	// The mint comes with the token account, in the same fetch, before anything reads it.
+	if requests, asked := remote.count(); requests != 4 || asked[mint] != 1 {
+		t.Fatalf("after the token account: %d requests, asked %v", requests, asked)
+	}
 	if _, ok := mustAccount(t, l, Processed, mint); !ok {
 		t.Fatal("mint not fetched")
 	}
